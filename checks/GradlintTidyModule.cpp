@@ -1,0 +1,33 @@
+//===--- GradlintTidyModule.cpp - gradlint --------------------------------===//
+//
+// Registers every gradlint check with the clang-tidy framework under the
+// module name `gradlint`. Each front end (the gradlint command, the
+// clang-tidy plugin, gradlint-clangd) links this library and references
+// GradlintModuleAnchorSource so the static registration survives linking.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuntimeConcatAxisCheck.h"
+#include "clang-tidy/ClangTidyModule.h"
+
+namespace clang::tidy {
+namespace gradlint {
+
+class GradlintModule : public ClangTidyModule {
+public:
+  void addCheckFactories(ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<RuntimeConcatAxisCheck>(
+        "gradlint-runtime-concat-axis");
+  }
+};
+
+} // namespace gradlint
+
+static ClangTidyModuleRegistry::Add<gradlint::GradlintModule>
+    X("gradlint-module", "Adds gradlint's type-stability checks.");
+
+// This anchor is used to force the linker to link in the generated object
+// file and thus register the GradlintModule.
+volatile int GradlintModuleAnchorSource = 0; // NOLINT(misc-use-internal-linkage)
+
+} // namespace clang::tidy

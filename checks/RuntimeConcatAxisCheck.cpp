@@ -1,0 +1,509 @@
+//===--- RuntimeConcatAxisCheck.cpp - gradlint ----------------------------===//
+//
+// A concatenation whose axis is a runtime value cannot have a result rank
+// known to the compiler (Julia's `cat(x, y; dims=3)`), while the library's
+// compile-time form can (`dims=Val(3)`). The check finds such calls, works out
+// where the axis value comes from (AxisProvenance), looks for the compile-time
+// form in the callee's overload set (CompileTimeForm), and rewrites the call
+// when the axis text is itself a constant expression at the call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuntimeConcatAxisCheck.h"
+#include "utils/CallSites.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::gradlint {
+namespace {
+
+constexpr llvm::StringLiteral DefaultFunctionNames =
+    "cat;concat;concatenate;hcat;vcat;stack";
+constexpr llvm::StringLiteral DefaultAxisParameterNames =
+    "axis;dim;dims;ax;dimension";
+constexpr llvm::StringLiteral StaticRankMessage =
+    "axis passed to %q0 at run time is derived from a static rank; use its "
+    "compile-time form";
+
+AST_MATCHER_P(FunctionDecl, concatFunction, const RuntimeConcatAxisCheck *,
+              Check) {
+  return Check->isConcatFunction(Node);
+}
+
+/// Splits `a=b;c=d` style option lists into trimmed (key, value) pairs.
+template <typename Callback>
+void forEachEntry(llvm::StringRef Option, char Separator, Callback &&CB) {
+  llvm::SmallVector<llvm::StringRef, 4> Items;
+  Option.split(Items, ';', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Item : Items) {
+    Item = Item.trim();
+    if (Item.empty())
+      continue;
+    auto [Key, Value] = Item.rsplit(Separator);
+    CB(Item, Key.trim().ltrim(':'), Value.trim());
+  }
+}
+
+llvm::StringRef lastComponent(llvm::StringRef QualifiedName) {
+  size_t Pos = QualifiedName.rfind("::");
+  return Pos == llvm::StringRef::npos ? QualifiedName
+                                      : QualifiedName.substr(Pos + 2);
+}
+
+PrintingPolicy spellingPolicy(const ASTContext &Ctx) {
+  PrintingPolicy Policy(Ctx.getLangOpts());
+  Policy.SuppressInlineNamespace =
+      llvm::to_underlying(PrintingPolicy::SuppressInlineNamespaceMode::All);
+  Policy.SuppressUnwrittenScope = true;
+  return Policy;
+}
+
+std::string qualifiedSpelling(const NamedDecl *D) {
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  D->printQualifiedName(OS, spellingPolicy(D->getASTContext()));
+  return Name;
+}
+
+/// The declaration to name in diagnostics: the template, not one of its
+/// specialisations.
+const NamedDecl *diagnosticDecl(const FunctionDecl *FD) {
+  if (const FunctionTemplateDecl *Primary = FD->getPrimaryTemplate())
+    return Primary;
+  return FD;
+}
+
+bool isAxisType(QualType T) {
+  T = T.getNonReferenceType();
+  return T->isIntegerType() || T->isUnscopedEnumerationType();
+}
+
+/// Whether \p Call is in code instantiated from a template, where a member
+/// template named through a dependent object needs the `template` keyword.
+bool isInTemplateInstantiation(const CallExpr *Call, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(*Call);
+  while (!Parents.empty()) {
+    if (const auto *FD = Parents[0].get<FunctionDecl>())
+      return FD->getTemplateInstantiationPattern() != nullptr;
+    Parents = Ctx.getParents(Parents[0]);
+  }
+  return false;
+}
+
+/// Builds the text edits of one fix; any location that is not plain file
+/// text (a macro expansion) makes the whole fix unavailable.
+class FixBuilder {
+public:
+  FixBuilder(const ASTContext &Ctx)
+      : SM(Ctx.getSourceManager()), LangOpts(Ctx.getLangOpts()) {}
+
+  std::optional<CharSourceRange> fileRange(SourceRange R) {
+    CharSourceRange Range = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(R), SM, LangOpts);
+    if (Range.isInvalid())
+      return std::nullopt;
+    return Range;
+  }
+  llvm::StringRef text(CharSourceRange R) {
+    return Lexer::getSourceText(R, SM, LangOpts);
+  }
+  std::optional<CharSourceRange> span(SourceLocation Begin,
+                                      SourceLocation End) {
+    if (Begin.isMacroID() || End.isMacroID())
+      return std::nullopt;
+    return CharSourceRange::getCharRange(Begin, End);
+  }
+
+  /// The range to delete so that argument \p Index disappears together with
+  /// one neighbouring comma.
+  std::optional<CharSourceRange>
+  argumentRemoval(llvm::ArrayRef<const Expr *> Args, unsigned Index) {
+    std::optional<CharSourceRange> Self = fileRange(Args[Index]->getSourceRange());
+    if (!Self)
+      return std::nullopt;
+    if (Index + 1 < Args.size()) {
+      std::optional<CharSourceRange> Next =
+          fileRange(Args[Index + 1]->getSourceRange());
+      return Next ? span(Self->getBegin(), Next->getBegin()) : std::nullopt;
+    }
+    if (Index > 0) {
+      std::optional<CharSourceRange> Prev =
+          fileRange(Args[Index - 1]->getSourceRange());
+      return Prev ? span(Prev->getEnd(), Self->getEnd()) : std::nullopt;
+    }
+    return Self;
+  }
+
+private:
+  const SourceManager &SM;
+  const LangOptions &LangOpts;
+};
+
+/// Whether \p E has a `>` or `>>` outside any parentheses, which would end a
+/// template argument list early.
+bool hasUnparenthesizedGreater(const Stmt *S) {
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    if (BO->getOpcode() == BO_GT || BO->getOpcode() == BO_Shr)
+      return true;
+  if (isa<ParenExpr, CallExpr>(S))
+    return false;
+  return llvm::any_of(S->children(), [](const Stmt *Child) {
+    return Child && hasUnparenthesizedGreater(Child);
+  });
+}
+
+/// The axis as it will be written inside `<...>`.
+std::string templateArgumentText(const Expr *Axis, llvm::StringRef AxisText) {
+  if (hasUnparenthesizedGreater(Axis))
+    return ("(" + AxisText + ")").str();
+  return AxisText.str();
+}
+
+} // namespace
+
+RuntimeConcatAxisCheck::RuntimeConcatAxisCheck(StringRef Name,
+                                               ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      FunctionNamesOption(Options.get("FunctionNames", DefaultFunctionNames)),
+      AxisParameterNamesOption(
+          Options.get("AxisParameterNames", DefaultAxisParameterNames)),
+      AxisArgumentsOption(Options.get("AxisArguments", "")),
+      CompileTimeFormsOption(Options.get("CompileTimeForms", "")),
+      FlagWithoutCompileTimeForm(
+          Options.get("FlagWithoutCompileTimeForm", false)),
+      MaxCallSiteNotes(Options.get("MaxCallSiteNotes", 8U)) {
+  parseOptions();
+}
+
+void RuntimeConcatAxisCheck::parseOptions() {
+  std::string Error;
+  if (std::optional<NamePattern> P =
+          NamePattern::parse(FunctionNamesOption, Error))
+    FunctionNames = std::move(*P);
+  else
+    configurationDiag("invalid FunctionNames for %0: %1") << getID() << Error;
+  if (std::optional<NamePattern> P =
+          NamePattern::parse(AxisParameterNamesOption, Error))
+    AxisParameterNames = std::move(*P);
+  else
+    configurationDiag("invalid AxisParameterNames for %0: %1")
+        << getID() << Error;
+
+  forEachEntry(AxisArgumentsOption, ':',
+               [&](StringRef Item, StringRef Function, StringRef Index) {
+                 unsigned Value;
+                 if (Function.empty() || Index.getAsInteger(10, Value)) {
+                   configurationDiag(
+                       "invalid AxisArguments entry '%0' for %1: expected "
+                       "'qualified::name:argument-index'")
+                       << Item << getID();
+                   return;
+                 }
+                 AxisArguments[Function] = Value;
+                 ConfiguredShortNames.insert(lastComponent(Function));
+               });
+  forEachEntry(
+      CompileTimeFormsOption, '=',
+      [&](StringRef Item, StringRef Function, StringRef Form) {
+        auto [Kind, Target] = Form.split(':');
+        Target = Target.trim();
+        std::optional<CompileTimeForm::FormKind> K;
+        if (Kind.trim() == "template")
+          K = CompileTimeForm::TemplateArgument;
+        else if (Kind.trim() == "tag")
+          K = CompileTimeForm::AxisTag;
+        if (Function.empty() || !K || Target.empty()) {
+          configurationDiag("invalid CompileTimeForms entry '%0' for %1: "
+                            "expected 'qualified::name=template:name' or "
+                            "'qualified::name=tag:TagTemplate'")
+              << Item << getID();
+          return;
+        }
+        CompileTimeForms[Function] = {*K, Target.str()};
+        ConfiguredShortNames.insert(lastComponent(Function));
+      });
+}
+
+void RuntimeConcatAxisCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "FunctionNames", FunctionNamesOption);
+  Options.store(Opts, "AxisParameterNames", AxisParameterNamesOption);
+  Options.store(Opts, "AxisArguments", AxisArgumentsOption);
+  Options.store(Opts, "CompileTimeForms", CompileTimeFormsOption);
+  Options.store(Opts, "FlagWithoutCompileTimeForm", FlagWithoutCompileTimeForm);
+  Options.store(Opts, "MaxCallSiteNotes", MaxCallSiteNotes);
+}
+
+bool RuntimeConcatAxisCheck::isConcatFunction(const FunctionDecl &FD) const {
+  const IdentifierInfo *II = FD.getIdentifier();
+  if (!II)
+    return false;
+  return FunctionNames.matches(II->getName()) ||
+         ConfiguredShortNames.contains(II->getName());
+}
+
+void RuntimeConcatAxisCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(
+      callExpr(unless(isExpansionInSystemHeader()),
+               unless(cxxOperatorCallExpr()),
+               callee(functionDecl(concatFunction(this)).bind("callee")))
+          .bind("call"),
+      this);
+}
+
+std::optional<unsigned>
+RuntimeConcatAxisCheck::axisIndex(const FunctionDecl &FD,
+                                  llvm::StringRef QualifiedName) const {
+  auto Configured = AxisArguments.find(QualifiedName);
+  if (Configured != AxisArguments.end())
+    return Configured->second;
+  for (const ParmVarDecl *P : FD.parameters())
+    if (const IdentifierInfo *II = P->getIdentifier())
+      if (AxisParameterNames.matches(II->getName()) && isAxisType(P->getType()))
+        return P->getFunctionScopeIndex();
+  return std::nullopt;
+}
+
+std::optional<CompileTimeForm>
+RuntimeConcatAxisCheck::configuredForm(llvm::StringRef QualifiedName) const {
+  auto It = CompileTimeForms.find(QualifiedName);
+  if (It == CompileTimeForms.end())
+    return std::nullopt;
+  CompileTimeForm Form;
+  Form.Kind = It->second.Kind;
+  Form.ConfiguredName = It->second.Name;
+  return Form;
+}
+
+void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
+  const auto *Callee = Result.Nodes.getNodeAs<FunctionDecl>("callee");
+  Context = Result.Context;
+
+  std::string QualifiedName;
+  if (!AxisArguments.empty() || !CompileTimeForms.empty())
+    QualifiedName = qualifiedSpelling(diagnosticDecl(Callee));
+  std::optional<unsigned> Index = axisIndex(*Callee, QualifiedName);
+  if (!Index)
+    return;
+
+  llvm::SmallVector<const Expr *, 8> Args;
+  for (const Expr *Arg : Call->arguments())
+    if (!isa<CXXDefaultArgExpr>(Arg))
+      Args.push_back(Arg);
+  if (*Index >= Args.size())
+    return;
+  const Expr *Axis = Args[*Index];
+  if (!isAxisType(Axis->getType()))
+    return;
+
+  std::optional<CompileTimeForm> Form = configuredForm(QualifiedName);
+  if (!Form)
+    Form = Forms.find(Callee, Args, *Index);
+  if (!Form && !FlagWithoutCompileTimeForm)
+    return;
+  // A call in a template is matched once per instantiation; report it once.
+  if (!Reported.insert(Axis->getBeginLoc()).second)
+    return;
+
+  AxisProvenance Provenance = classifyAxis(Axis, *Result.Context);
+  const NamedDecl *Named = diagnosticDecl(Callee);
+  const NamedDecl *FormDecl = Form ? Form->Declaration : nullptr;
+
+  if (!Form) {
+    diag(Axis->getBeginLoc(),
+         "%q0 takes its axis at run time and has no compile-time axis form")
+        << Named;
+    return;
+  }
+  switch (Provenance.Origin) {
+  case AxisOrigin::Parameter:
+    ParameterFindings.push_back(
+        {Axis, Named, Provenance.Param, FormDecl});
+    return;
+  case AxisOrigin::Runtime:
+    diag(Axis->getBeginLoc(), "axis passed to %q0 is a runtime value, so the "
+                              "rank of the result is only known at run time")
+        << Named;
+    diag(Axis->getBeginLoc(),
+         "if the axis takes few values, switch on it and call the "
+         "compile-time form in each case",
+         DiagnosticIDs::Note);
+    if (FormDecl)
+      diag(FormDecl->getLocation(), "compile-time form declared here",
+           DiagnosticIDs::Note);
+    return;
+  case AxisOrigin::Constant:
+  case AxisOrigin::StaticRank:
+    if (Provenance.Value)
+      break;
+    // `y.rank() - 1` with `y` a reference parameter: static, but not a
+    // constant expression as written, so it cannot simply move.
+    diag(Axis->getBeginLoc(), StaticRankMessage) << Named;
+    if (Provenance.Param)
+      diag(Axis->getBeginLoc(),
+           "the rank is named through %0, which is not usable in a constant "
+           "expression; name it through the type to use the compile-time form",
+           DiagnosticIDs::Note)
+          << Provenance.Param;
+    return;
+  }
+
+  FixBuilder Fixes(*Result.Context);
+  llvm::SmallVector<FixItHint, 4> Hints;
+  std::optional<CharSourceRange> AxisRange =
+      Fixes.fileRange(Axis->getSourceRange());
+  const Expr *CalleeExpr = Call->getCallee()->IgnoreParenImpCasts();
+  const auto *Ref = dyn_cast<DeclRefExpr>(CalleeExpr);
+  const auto *Member = dyn_cast<MemberExpr>(CalleeExpr);
+  bool CanFix = AxisRange && (Ref || Member);
+  if (CanFix) {
+    std::string AxisText = Fixes.text(*AxisRange).str();
+    const SourceManager &SM = Result.Context->getSourceManager();
+    const LangOptions &LO = getLangOpts();
+    if (Form->Kind == CompileTimeForm::TemplateArgument) {
+      bool HasTemplateArgs =
+          Ref ? Ref->hasExplicitTemplateArgs() : Member->hasExplicitTemplateArgs();
+      SourceLocation NameBegin =
+          Ref ? Ref->getBeginLoc() : Member->getMemberLoc();
+      SourceLocation NameEnd =
+          Ref ? Ref->getNameInfo().getEndLoc()
+              : Member->getMemberNameInfo().getEndLoc();
+      std::optional<CharSourceRange> Removal =
+          Fixes.argumentRemoval(Args, *Index);
+      CanFix = !HasTemplateArgs && Removal && NameBegin.isFileID() &&
+               NameEnd.isFileID();
+      if (CanFix) {
+        // Keep the callee as the user spelled it, except where the compile-
+        // time form would not be found that way: a configured function of
+        // another name, or (before C++20) an unqualified call that only
+        // argument-dependent lookup resolved.
+        std::string Name;
+        if (!Form->ConfiguredName.empty())
+          Name = Member ? lastComponent(Form->ConfiguredName).str()
+                        : Form->ConfiguredName;
+        else if (Ref && !Ref->hasQualifier() && Call->usesADL() &&
+                 !LO.CPlusPlus20)
+          Name = qualifiedSpelling(Named);
+        std::string TemplateArgs = "<" + templateArgumentText(Axis, AxisText) + ">";
+        if (Member && isInTemplateInstantiation(Call, *Result.Context))
+          Hints.push_back(FixItHint::CreateInsertion(NameBegin, "template "));
+        if (Name.empty())
+          Hints.push_back(FixItHint::CreateInsertion(
+              Lexer::getLocForEndOfToken(NameEnd, 0, SM, LO), TemplateArgs));
+        else
+          Hints.push_back(FixItHint::CreateReplacement(
+              CharSourceRange::getTokenRange(NameBegin, NameEnd),
+              Name + TemplateArgs));
+        Hints.push_back(FixItHint::CreateRemoval(*Removal));
+      }
+    } else {
+      std::string Tag;
+      if (!Form->ConfiguredName.empty()) {
+        Tag = Form->ConfiguredName;
+      } else {
+        const DeclContext *TagScope =
+            Form->Tag->getDeclContext()->getRedeclContext();
+        bool SameScope =
+            TagScope->Equals(Callee->getDeclContext()->getRedeclContext());
+        if (Ref && SameScope && Ref->hasQualifier()) {
+          // `rc::cat(...)` -> `rc::Axis<3>{}`: reuse the user's qualifier.
+          std::optional<CharSourceRange> Qualifier =
+              Fixes.fileRange(Ref->getQualifierLoc().getSourceRange());
+          Tag = Qualifier ? (Fixes.text(*Qualifier) + Form->Tag->getName()).str()
+                          : qualifiedSpelling(Form->Tag);
+        } else if (Ref && SameScope && !Call->usesADL() &&
+                   !isa<UsingShadowDecl>(Ref->getFoundDecl())) {
+          // Found by ordinary unqualified lookup, not through a using-
+          // declaration: the tag's name is visible the same way.
+          Tag = Form->Tag->getName().str();
+        } else {
+          Tag = qualifiedSpelling(Form->Tag);
+        }
+      }
+      Hints.push_back(FixItHint::CreateReplacement(
+          *AxisRange, Tag + "<" + Form->TagArgsBefore +
+                          templateArgumentText(Axis, AxisText) + Form->TagArgsAfter +
+                          ">{}"));
+    }
+  }
+
+  DiagnosticBuilder D =
+      Provenance.Origin == AxisOrigin::Constant
+          ? diag(Axis->getBeginLoc(), "constant axis %0 passed to %q1 at run "
+                                      "time; use its compile-time form")
+                << toString(*Provenance.Value, 10) << Named
+          : diag(Axis->getBeginLoc(), StaticRankMessage) << Named;
+  if (CanFix)
+    D << Hints;
+}
+
+void RuntimeConcatAxisCheck::onEndOfTranslationUnit() {
+  if (!ParameterFindings.empty() && Context) {
+    llvm::SmallPtrSet<const FunctionDecl *, 8> Targets;
+    for (const ParameterFinding &F : ParameterFindings)
+      if (const auto *Fn = dyn_cast<FunctionDecl>(F.Param->getDeclContext()))
+        Targets.insert(callTarget(Fn));
+    CallSiteIndex Index(*Context, Targets);
+    for (const ParameterFinding &F : ParameterFindings) {
+      const auto *Fn = dyn_cast<FunctionDecl>(F.Param->getDeclContext());
+      diag(F.Axis->getBeginLoc(),
+           "axis passed to %q0 comes from parameter %1, so the rank of the "
+           "result is only known at run time")
+          << F.Callee << F.Param;
+      if (!Fn)
+        continue;
+      llvm::ArrayRef<const CallExpr *> Calls =
+          Index.callsTo(callTarget(Fn));
+      const auto *Function = cast<NamedDecl>(diagnosticDecl(Fn));
+      bool AllConstant = !Calls.empty();
+      unsigned Shown = 0;
+      for (const CallExpr *Caller : Calls) {
+        const Expr *Arg =
+            argumentForParameter(Caller, F.Param->getFunctionScopeIndex());
+        std::optional<llvm::APSInt> Value =
+            Arg ? evaluateAxis(Arg, *Context) : std::nullopt;
+        AllConstant &= Value.has_value();
+        if (Shown++ >= MaxCallSiteNotes)
+          continue;
+        SourceLocation Loc = Arg ? Arg->getBeginLoc() : Caller->getBeginLoc();
+        if (Value)
+          diag(Loc, "%0 is called here with axis %1", DiagnosticIDs::Note)
+              << Function << toString(*Value, 10);
+        else
+          diag(Loc, "%0 is called here with an axis that is not a "
+                    "compile-time constant",
+               DiagnosticIDs::Note)
+              << Function;
+      }
+      if (Calls.size() > MaxCallSiteNotes)
+        diag(F.Param->getLocation(), "%0 more calls to %1 not shown",
+             DiagnosticIDs::Note)
+            << static_cast<unsigned>(Calls.size() - MaxCallSiteNotes)
+            << Function;
+      if (Calls.empty())
+        diag(F.Param->getLocation(),
+             "%0 is not called in this translation unit", DiagnosticIDs::Note)
+            << Function;
+      else if (AllConstant)
+        diag(F.Param->getLocation(),
+             "every call passes a constant: make %0 a template parameter of "
+             "%1 and call the compile-time form",
+             DiagnosticIDs::Note)
+            << F.Param << Function;
+      if (F.FormDeclaration)
+        diag(F.FormDeclaration->getLocation(),
+             "compile-time form declared here", DiagnosticIDs::Note);
+    }
+  }
+  ParameterFindings.clear();
+  Reported.clear();
+  Forms.clear();
+  Context = nullptr;
+}
+
+} // namespace clang::tidy::gradlint

@@ -1,0 +1,81 @@
+//===--- RuntimeConcatAxisCheck.h - gradlint ------------------------------===//
+
+#ifndef GRADLINT_CHECKS_RUNTIMECONCATAXISCHECK_H
+#define GRADLINT_CHECKS_RUNTIMECONCATAXISCHECK_H
+
+#include "utils/AxisProvenance.h"
+#include "utils/CompileTimeForm.h"
+#include "utils/NamePattern.h"
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace clang::tidy::gradlint {
+
+/// Flags a call to a concatenation function whose axis argument is not a
+/// compile-time value when a compile-time form of that function exists.
+///
+/// For the user-facing documentation see:
+/// docs/checks/gradlint-runtime-concat-axis.md
+class RuntimeConcatAxisCheck : public ClangTidyCheck {
+public:
+  RuntimeConcatAxisCheck(StringRef Name, ClangTidyContext *Context);
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus11;
+  }
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+
+  /// Whether calls to \p FD are concatenations this check looks at.
+  bool isConcatFunction(const FunctionDecl &FD) const;
+
+private:
+  /// A compile-time form named in the CompileTimeForms option.
+  struct ConfiguredForm {
+    CompileTimeForm::FormKind Kind;
+    std::string Name;
+  };
+  /// A finding whose axis is a parameter of the enclosing function; reported
+  /// at the end of the translation unit, once every call site is known.
+  struct ParameterFinding {
+    const Expr *Axis;
+    const NamedDecl *Callee;
+    const ParmVarDecl *Param;
+    const NamedDecl *FormDeclaration;
+  };
+
+  void parseOptions();
+  std::optional<unsigned> axisIndex(const FunctionDecl &FD,
+                                    llvm::StringRef QualifiedName) const;
+  std::optional<CompileTimeForm>
+  configuredForm(llvm::StringRef QualifiedName) const;
+  void reportParameterFinding(const ParameterFinding &Finding);
+
+  // Options, as written (for storeOptions) and parsed.
+  const std::string FunctionNamesOption;
+  const std::string AxisParameterNamesOption;
+  const std::string AxisArgumentsOption;
+  const std::string CompileTimeFormsOption;
+  const bool FlagWithoutCompileTimeForm;
+  const unsigned MaxCallSiteNotes;
+
+  NamePattern FunctionNames;
+  NamePattern AxisParameterNames;
+  llvm::StringMap<unsigned> AxisArguments;
+  llvm::StringMap<ConfiguredForm> CompileTimeForms;
+  /// Last components of the names in AxisArguments and CompileTimeForms, so
+  /// that most calls are rejected without building a qualified name.
+  llvm::StringSet<> ConfiguredShortNames;
+
+  // Per translation unit.
+  CompileTimeFormFinder Forms;
+  llvm::DenseSet<SourceLocation> Reported;
+  std::vector<ParameterFinding> ParameterFindings;
+  ASTContext *Context = nullptr;
+};
+
+} // namespace clang::tidy::gradlint
+
+#endif

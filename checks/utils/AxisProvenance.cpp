@@ -1,0 +1,150 @@
+//===--- AxisProvenance.cpp - where a concatenation axis comes from -------===//
+
+#include "utils/AxisProvenance.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+namespace clang::tidy::gradlint {
+namespace {
+
+/// Origins ordered by how much they spoil an expression: combining two
+/// sub-expressions keeps the worse one.
+int severity(AxisOrigin O) {
+  switch (O) {
+  case AxisOrigin::Constant:
+    return 0;
+  case AxisOrigin::StaticRank:
+    return 1;
+  case AxisOrigin::Parameter:
+    return 2;
+  case AxisOrigin::Runtime:
+    return 3;
+  }
+  return 3;
+}
+
+struct Classification {
+  AxisOrigin Origin = AxisOrigin::Constant;
+  const ParmVarDecl *Param = nullptr;
+
+  void combine(const Classification &Other) {
+    if (severity(Other.Origin) > severity(Origin))
+      Origin = Other.Origin;
+    if (!Param)
+      Param = Other.Param;
+  }
+};
+
+bool isConstantVariable(const VarDecl *VD) {
+  if (VD->isConstexpr())
+    return true;
+  // `const int Axis = 3;` is usable in constant expressions too.
+  return VD->getType().isConstQualified() &&
+         VD->getType()->isIntegralOrEnumerationType() &&
+         VD->isUsableInConstantExpressions(VD->getASTContext());
+}
+
+bool isStaticMember(const ValueDecl *D) {
+  if (const auto *VD = dyn_cast<VarDecl>(D))
+    return VD->isStaticDataMember();
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(D))
+    return MD->isStatic();
+  return false;
+}
+
+Classification classify(const Expr *E);
+
+Classification classifyChildren(const Expr *E) {
+  Classification Result;
+  for (const Stmt *Child : E->children())
+    if (const auto *ChildExpr = dyn_cast_or_null<Expr>(Child))
+      Result.combine(classify(ChildExpr));
+  return Result;
+}
+
+Classification classifyDecl(const ValueDecl *D) {
+  if (isa<EnumConstantDecl>(D))
+    return {AxisOrigin::Constant};
+  if (isa<NonTypeTemplateParmDecl>(D))
+    return {AxisOrigin::StaticRank};
+  if (const auto *PVD = dyn_cast<ParmVarDecl>(D))
+    return {AxisOrigin::Parameter, PVD};
+  if (const auto *VD = dyn_cast<VarDecl>(D)) {
+    if (!isConstantVariable(VD))
+      return {AxisOrigin::Runtime};
+    return {isStaticMember(VD) ? AxisOrigin::StaticRank : AxisOrigin::Constant};
+  }
+  return {AxisOrigin::Runtime};
+}
+
+Classification classifyCall(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Callee->isConstexpr())
+    return {AxisOrigin::Runtime};
+  Classification Result;
+  // `x.rank()` with a static member: the object is not read, only its type.
+  if (isStaticMember(Callee)) {
+    Result.Origin = AxisOrigin::StaticRank;
+    if (const auto *ME =
+            dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+      Result.Param = classify(ME->getBase()).Param;
+  } else if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+    Result.combine(classify(Member->getImplicitObjectArgument()));
+  }
+  for (const Expr *Arg : Call->arguments())
+    Result.combine(classify(Arg));
+  return Result;
+}
+
+Classification classify(const Expr *E) {
+  E = E->IgnoreParens();
+  if (isa<IntegerLiteral, CharacterLiteral, CXXBoolLiteralExpr,
+          UnaryExprOrTypeTraitExpr, SizeOfPackExpr>(E))
+    return {AxisOrigin::Constant};
+  if (isa<SubstNonTypeTemplateParmExpr>(E))
+    return {AxisOrigin::StaticRank};
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return classifyDecl(DRE->getDecl());
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    // `x.rank` naming a static constexpr data member.
+    if (isStaticMember(ME->getMemberDecl()))
+      return classifyDecl(ME->getMemberDecl()).Origin == AxisOrigin::Runtime
+                 ? Classification{AxisOrigin::Runtime}
+                 : Classification{AxisOrigin::StaticRank};
+    return {AxisOrigin::Runtime};
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return classifyCall(Call);
+  if (isa<ImplicitCastExpr, ExplicitCastExpr, UnaryOperator, BinaryOperator,
+          ConditionalOperator, ConstantExpr, CXXDefaultArgExpr>(E)) {
+    if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(E))
+      return classify(Default->getExpr());
+    return classifyChildren(E);
+  }
+  return {AxisOrigin::Runtime};
+}
+
+} // namespace
+
+std::optional<llvm::APSInt> evaluateAxis(const Expr *E,
+                                         const ASTContext &Ctx) {
+  if (E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  return E->getIntegerConstantExpr(Ctx);
+}
+
+AxisProvenance classifyAxis(const Expr *Axis, const ASTContext &Ctx) {
+  Classification C = classify(Axis);
+  AxisProvenance Result;
+  Result.Origin = C.Origin;
+  Result.Value = evaluateAxis(Axis, Ctx);
+  Result.Param = C.Param;
+  // The walk is syntactic; the constant evaluator knows better when it can
+  // compute the value without reading run-time state (`x.dims() - 1` with a
+  // constexpr member that returns the static rank).
+  if (Result.Value && !Result.isCompileTime())
+    Result.Origin = AxisOrigin::StaticRank;
+  return Result;
+}
+
+} // namespace clang::tidy::gradlint

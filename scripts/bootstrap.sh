@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs every Debian package gradlint's build, demo and tests need, when
+# missing. Idempotent and non-interactive; run as root (or with sudo present)
+# on Debian 12. Used by `make demo`, `make test` and .ci/run.
+set -euo pipefail
+
+PACKAGES=(
+  cmake ninja-build make git python3 python3-yaml
+  llvm-22-dev libclang-22-dev clang-22 clang-tidy-22 clang-tools-22
+  clangd-22 llvm-22-tools
+  libgrpc++-dev libprotobuf-dev protobuf-compiler-grpc
+  libfmt-dev libgtest-dev libbenchmark-dev
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+  else
+    echo "bootstrap: missing packages (${missing[*]}) and not root; install them and retry" >&2
+    exit 1
+  fi
+fi
+
+echo "bootstrap: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

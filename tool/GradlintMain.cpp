@@ -1,0 +1,487 @@
+//===--- GradlintMain.cpp - the gradlint command --------------------------===//
+//
+// A clang-tidy compatible driver for the gradlint checks: it accepts
+// clang-tidy's command line (so run-clang-tidy, clang-tidy-diff, CMake's
+// CXX_CLANG_TIDY and clang-apply-replacements work with it unchanged), runs
+// the checks through the clang-tidy library, and maps the outcome onto the
+// documented exit codes in ExitCodes.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExitCodes.h"
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyOptions.h"
+#include "clang-tidy/GlobList.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/WithColor.h"
+#include <unistd.h>
+
+using namespace clang;
+using namespace clang::tidy;
+using namespace llvm;
+using gradlint::ExitCode;
+
+namespace clang::tidy {
+// Keeps the gradlint module (checks/GradlintTidyModule.cpp) linked in.
+extern volatile int GradlintModuleAnchorSource;
+static int LLVM_ATTRIBUTE_UNUSED GradlintModuleAnchorDestination =
+    GradlintModuleAnchorSource;
+} // namespace clang::tidy
+
+static cl::OptionCategory GradlintCategory("gradlint options");
+
+static cl::extrahelp CommonHelp(tooling::CommonOptionsParser::HelpMessage);
+static cl::extrahelp GradlintHelp(R"(
+gradlint finds type instability in C++ automatic-differentiation code
+(runtime concatenation axes, type-erased pullbacks) and fixes it.
+
+Configuration is read from the closest .clang-tidy file, exactly as
+clang-tidy does; --config/--config-file replace it.
+
+Exit codes:
+  0  no findings, or warnings only
+  1  findings promoted to errors by --warnings-as-errors
+  2  compiler errors in an analysed file
+  3  usage or configuration error
+  4  internal error
+)");
+
+static const char DefaultChecks[] = "-*,gradlint-*";
+
+static cl::opt<std::string> Checks("checks", cl::desc(R"(
+Comma-separated list of globs with optional '-'
+prefix. Globs are processed in order of
+appearance in the list. The default is
+'-*,gradlint-*' (all gradlint checks only),
+refined by any .clang-tidy file.
+)"),
+                                   cl::init(""), cl::cat(GradlintCategory));
+
+static cl::opt<std::string> WarningsAsErrors("warnings-as-errors", cl::desc(R"(
+Upgrades warnings to errors. Same format as
+'-checks'.
+)"),
+                                             cl::init(""),
+                                             cl::cat(GradlintCategory));
+
+static cl::opt<std::string> HeaderFilter("header-filter", cl::desc(R"(
+Regular expression matching the names of the
+headers to output diagnostics from. Diagnostics
+from the main file of each translation unit are
+always displayed.
+)"),
+                                         cl::init(""),
+                                         cl::cat(GradlintCategory));
+
+static cl::opt<std::string>
+    ExcludeHeaderFilter("exclude-header-filter", cl::desc(R"(
+Regular expression matching the names of the
+headers to exclude diagnostics from.
+)"),
+                        cl::init(""), cl::cat(GradlintCategory));
+
+static cl::opt<bool> SystemHeaders("system-headers", cl::desc(R"(
+Display the errors from system headers.
+)"),
+                                   cl::init(false), cl::cat(GradlintCategory));
+
+static cl::opt<std::string> LineFilter("line-filter", cl::desc(R"(
+List of files with line ranges to filter the
+warnings, in clang-tidy's JSON format:
+  [{"name":"file1.cpp","lines":[[1,3],[5,7]]}]
+)"),
+                                       cl::init(""),
+                                       cl::cat(GradlintCategory));
+
+static cl::opt<bool> Fix("fix", cl::desc(R"(
+Apply suggested fixes. Without -fix-errors
+gradlint refuses to fix a file that has
+compiler errors.
+)"),
+                         cl::init(false), cl::cat(GradlintCategory));
+
+static cl::opt<bool> FixErrors("fix-errors", cl::desc(R"(
+Apply suggested fixes even if compilation
+errors were found.
+)"),
+                               cl::init(false), cl::cat(GradlintCategory));
+
+static cl::opt<bool> FixNotes("fix-notes", cl::desc(R"(
+Apply fixes attached to notes too (the first
+one of each diagnostic). Implies -fix.
+)"),
+                              cl::init(false), cl::cat(GradlintCategory));
+
+static cl::opt<std::string> FormatStyle("format-style", cl::desc(R"(
+Style for formatting code around applied fixes
+(as in clang-tidy): none, file, llvm, ...
+)"),
+                                        cl::init("none"),
+                                        cl::cat(GradlintCategory));
+
+static cl::opt<bool> ListChecks("list-checks", cl::desc(R"(
+List all enabled checks and exit.
+)"),
+                                cl::init(false), cl::cat(GradlintCategory));
+
+static cl::opt<bool> ExplainConfig("explain-config", cl::desc(R"(
+For each enabled check explains, where it is
+enabled, i.e. in clang-tidy binary, command
+line or a specific configuration file.
+)"),
+                                   cl::init(false), cl::cat(GradlintCategory));
+
+static cl::opt<std::string> Config("config", cl::desc(R"(
+Configuration in YAML/JSON format, as in a
+.clang-tidy file: -config="{Checks: '-*,gradlint-*',
+CheckOptions: {gradlint-runtime-concat-axis.FunctionNames: 'cat'}}"
+)"),
+                                   cl::init(""), cl::cat(GradlintCategory));
+
+static cl::opt<std::string> ConfigFile("config-file", cl::desc(R"(
+Read the configuration from this file instead
+of looking for .clang-tidy files.
+)"),
+                                       cl::init(""),
+                                       cl::cat(GradlintCategory));
+
+static cl::opt<bool> DumpConfig("dump-config", cl::desc(R"(
+Dump the effective configuration, including
+every option of every enabled check, and exit.
+)"),
+                                cl::init(false), cl::cat(GradlintCategory));
+
+static cl::opt<bool> EnableCheckProfile("enable-check-profile", cl::desc(R"(
+Print the time each check spent in its matchers
+and callbacks.
+)"),
+                                        cl::init(false),
+                                        cl::cat(GradlintCategory));
+
+static cl::opt<std::string> StoreCheckProfile("store-check-profile",
+                                              cl::desc(R"(
+With -enable-check-profile, store the profile
+as JSON files under this prefix.
+)"),
+                                              cl::value_desc("prefix"),
+                                              cl::cat(GradlintCategory));
+
+static cl::opt<std::string> ExportFixes("export-fixes", cl::desc(R"(
+YAML file to store suggested fixes in, for
+clang-apply-replacements.
+)"),
+                                        cl::value_desc("filename"),
+                                        cl::cat(GradlintCategory));
+
+static cl::opt<bool> Quiet("quiet", cl::desc(R"(
+Print only the diagnostics: no statistics about
+suppressed warnings.
+)"),
+                           cl::init(false), cl::cat(GradlintCategory));
+
+static cl::opt<bool> UseColor("use-color", cl::desc(R"(
+Use colors in the diagnostics (default: when the
+output is a terminal).
+)"),
+                              cl::cat(GradlintCategory));
+
+static cl::opt<bool> AllowNoChecks("allow-no-checks", cl::desc(R"(
+Do not fail when no check is enabled.
+)"),
+                                   cl::init(false), cl::cat(GradlintCategory));
+
+static cl::opt<bool> AllowEnablingAnalyzerAlphaCheckers(
+    "allow-enabling-analyzer-alpha-checkers", cl::init(false), cl::Hidden,
+    cl::cat(GradlintCategory));
+
+namespace {
+
+/// Set when a .clang-tidy file found next to an input cannot be parsed;
+/// clang-tidy would warn and carry on with defaults, gradlint stops.
+bool MalformedConfigFile = false;
+
+ExitCode usageError(const Twine &Message) {
+  WithColor::error(errs(), "gradlint") << Message << "\n";
+  return gradlint::ExitUsageError;
+}
+
+/// Reads .clang-tidy files like clang-tidy, but remembers a file that does
+/// not parse instead of silently falling back to the defaults.
+class StrictFileOptionsProvider : public FileOptionsProvider {
+public:
+  StrictFileOptionsProvider(ClangTidyGlobalOptions GlobalOptions,
+                            ClangTidyOptions DefaultOptions,
+                            ClangTidyOptions OverrideOptions)
+      : FileOptionsProvider(std::move(GlobalOptions), std::move(DefaultOptions),
+                            std::move(OverrideOptions),
+                            vfs::getRealFileSystem()) {
+    ConfigHandlers.clear();
+    ConfigHandlers.emplace_back(
+        ".clang-tidy", [](MemoryBufferRef Buffer) -> ErrorOr<ClangTidyOptions> {
+          ErrorOr<ClangTidyOptions> Parsed = parseConfiguration(Buffer);
+          if (!Parsed)
+            MalformedConfigFile = true;
+          return Parsed;
+        });
+  }
+};
+
+std::optional<ClangTidyOptions> readConfigFile(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Path);
+  if (std::error_code EC = Text.getError()) {
+    usageError("cannot read config file '" + Path + "': " + EC.message());
+    return std::nullopt;
+  }
+  ErrorOr<ClangTidyOptions> Parsed = parseConfiguration(**Text);
+  if (!Parsed) {
+    usageError("invalid configuration in '" + Path +
+               "': " + Parsed.getError().message());
+    return std::nullopt;
+  }
+  return *Parsed;
+}
+
+std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider() {
+  ClangTidyGlobalOptions GlobalOptions;
+  if (std::error_code EC = parseLineFilter(LineFilter, GlobalOptions)) {
+    usageError("invalid -line-filter: " + EC.message());
+    return nullptr;
+  }
+
+  ClangTidyOptions DefaultOptions;
+  DefaultOptions.Checks = DefaultChecks;
+  DefaultOptions.WarningsAsErrors = "";
+  DefaultOptions.HeaderFilterRegex = HeaderFilter;
+  DefaultOptions.ExcludeHeaderFilterRegex = ExcludeHeaderFilter;
+  DefaultOptions.SystemHeaders = SystemHeaders;
+  DefaultOptions.FormatStyle = FormatStyle;
+  DefaultOptions.User = sys::Process::GetEnv("USER");
+
+  ClangTidyOptions OverrideOptions;
+  if (Checks.getNumOccurrences() > 0)
+    OverrideOptions.Checks = Checks;
+  if (WarningsAsErrors.getNumOccurrences() > 0)
+    OverrideOptions.WarningsAsErrors = WarningsAsErrors;
+  if (HeaderFilter.getNumOccurrences() > 0)
+    OverrideOptions.HeaderFilterRegex = HeaderFilter;
+  if (ExcludeHeaderFilter.getNumOccurrences() > 0)
+    OverrideOptions.ExcludeHeaderFilterRegex = ExcludeHeaderFilter;
+  if (SystemHeaders.getNumOccurrences() > 0)
+    OverrideOptions.SystemHeaders = SystemHeaders;
+  if (FormatStyle.getNumOccurrences() > 0)
+    OverrideOptions.FormatStyle = FormatStyle;
+  if (UseColor.getNumOccurrences() > 0)
+    OverrideOptions.UseColor = UseColor;
+
+  std::optional<ClangTidyOptions> Explicit;
+  if (ConfigFile.getNumOccurrences() > 0) {
+    if (Config.getNumOccurrences() > 0) {
+      usageError("--config-file and --config are mutually exclusive");
+      return nullptr;
+    }
+    Explicit = readConfigFile(ConfigFile);
+    if (!Explicit)
+      return nullptr;
+  } else if (Config.getNumOccurrences() > 0) {
+    ErrorOr<ClangTidyOptions> Parsed =
+        parseConfiguration(MemoryBufferRef(Config, "<command-line-config>"));
+    if (!Parsed) {
+      usageError("invalid --config: " + Parsed.getError().message());
+      return nullptr;
+    }
+    Explicit = *Parsed;
+  }
+  if (Explicit)
+    return std::make_unique<ConfigOptionsProvider>(
+        std::move(GlobalOptions),
+        ClangTidyOptions::getDefaults().merge(DefaultOptions, 0),
+        std::move(*Explicit), std::move(OverrideOptions));
+
+  return std::make_unique<StrictFileOptionsProvider>(
+      std::move(GlobalOptions), std::move(DefaultOptions),
+      std::move(OverrideOptions));
+}
+
+SmallString<256> makeAbsolute(StringRef Path) {
+  SmallString<256> Absolute(Path);
+  sys::fs::make_absolute(Absolute);
+  return Absolute;
+}
+
+void printStats(const ClangTidyStats &Stats) {
+  if (!Stats.errorsIgnored())
+    return;
+  errs() << "Suppressed " << Stats.errorsIgnored() << " warnings (";
+  StringRef Separator;
+  auto Part = [&](unsigned Count, StringRef What) {
+    if (!Count)
+      return;
+    errs() << Separator << Count << What;
+    Separator = ", ";
+  };
+  Part(Stats.ErrorsIgnoredNonUserCode, " in non-user code");
+  Part(Stats.ErrorsIgnoredLineFilter, " due to line filter");
+  Part(Stats.ErrorsIgnoredNOLINT, " NOLINT");
+  Part(Stats.ErrorsIgnoredCheckFilter, " with check filters");
+  errs() << ").\n";
+}
+
+bool isConfigurationDiagnostic(const ClangTidyError &E) {
+  return E.DiagnosticName == "clang-tidy-config";
+}
+
+int gradlintMain(int Argc, const char **Argv) {
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "gradlint " GRADLINT_VERSION " (built with LLVM " LLVM_VERSION_STRING
+          ")\n";
+  });
+  Expected<tooling::CommonOptionsParser> OptionsParser =
+      tooling::CommonOptionsParser::create(Argc, Argv, GradlintCategory,
+                                           cl::ZeroOrMore);
+  if (!OptionsParser)
+    return usageError(toString(OptionsParser.takeError()));
+
+  std::unique_ptr<ClangTidyOptionsProvider> OwningProvider =
+      createOptionsProvider();
+  if (!OwningProvider)
+    return gradlint::ExitUsageError;
+  ClangTidyOptionsProvider *Provider = OwningProvider.get();
+
+  std::vector<std::string> PathList = OptionsParser->getSourcePathList();
+  SmallString<256> FilePath =
+      makeAbsolute(PathList.empty() ? StringRef("dummy") : PathList.front());
+  ClangTidyOptions EffectiveOptions = Provider->getOptions(FilePath);
+  for (const std::string &Path : PathList)
+    Provider->getOptions(makeAbsolute(Path));
+  if (MalformedConfigFile)
+    return usageError("a .clang-tidy file could not be parsed (see above)");
+
+  std::vector<std::string> EnabledChecks = getCheckNames(
+      EffectiveOptions, AllowEnablingAnalyzerAlphaCheckers, false);
+
+  if (ExplainConfig) {
+    std::vector<ClangTidyOptionsProvider::OptionsSource> RawOptions =
+        Provider->getRawOptions(FilePath);
+    for (const std::string &Check : EnabledChecks)
+      for (const auto &[Opts, Source] : llvm::reverse(RawOptions))
+        if (Opts.Checks && GlobList(*Opts.Checks).contains(Check)) {
+          outs() << "'" << Check << "' is enabled in the " << Source << ".\n";
+          break;
+        }
+    return gradlint::ExitClean;
+  }
+
+  if (ListChecks) {
+    if (EnabledChecks.empty() && !AllowNoChecks)
+      return usageError("no checks enabled");
+    outs() << "Enabled checks:";
+    for (const std::string &Name : EnabledChecks)
+      outs() << "\n    " << Name;
+    outs() << "\n\n";
+    return gradlint::ExitClean;
+  }
+
+  if (DumpConfig) {
+    EffectiveOptions.CheckOptions = getCheckOptions(
+        EffectiveOptions, AllowEnablingAnalyzerAlphaCheckers, false);
+    ClangTidyOptions ToDump =
+        ClangTidyOptions::getDefaults().merge(EffectiveOptions, 0);
+    filterCheckOptions(ToDump, EnabledChecks);
+    outs() << configurationAsText(ToDump) << "\n";
+    return gradlint::ExitClean;
+  }
+
+  if (EnabledChecks.empty()) {
+    if (AllowNoChecks) {
+      outs() << "No checks enabled.\n";
+      return gradlint::ExitClean;
+    }
+    return usageError("no checks enabled (see --checks)");
+  }
+  if (PathList.empty())
+    return usageError("no input files specified (see --help)");
+
+  InitializeAllTargetInfos();
+  InitializeAllTargetMCs();
+  InitializeAllAsmParsers();
+
+  ClangTidyContext Context(std::move(OwningProvider),
+                           AllowEnablingAnalyzerAlphaCheckers,
+                           /*EnableModuleHeadersParsing=*/false,
+                           /*ExperimentalCustomChecks=*/false);
+  auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(
+      vfs::getRealFileSystem());
+  std::vector<ClangTidyError> Errors = runClangTidy(
+      Context, OptionsParser->getCompilations(), PathList, BaseFS, FixNotes,
+      EnableCheckProfile, makeAbsolute(StoreCheckProfile), Quiet);
+
+  bool ConfigErrors = llvm::any_of(Errors, isConfigurationDiagnostic);
+  bool CompilerErrors = llvm::any_of(Errors, [](const ClangTidyError &E) {
+    return E.DiagLevel == ClangTidyError::Error && !isConfigurationDiagnostic(E);
+  });
+
+  FixBehaviour Behaviour =
+      FixNotes ? FB_FixNotes : (Fix || FixErrors) ? FB_Fix : FB_NoFix;
+  // A file that does not compile, or a configuration that is not what the
+  // user meant, must not lead to edits.
+  bool DisableFixes = (CompilerErrors && !FixErrors) || ConfigErrors;
+  unsigned WarningsAsErrorsCount = 0;
+  handleErrors(Errors, Context, DisableFixes ? FB_NoFix : Behaviour,
+               WarningsAsErrorsCount, BaseFS);
+
+  if (!ExportFixes.empty()) {
+    std::error_code EC;
+    raw_fd_ostream OS(ExportFixes, EC, sys::fs::OF_None);
+    if (EC)
+      return usageError("cannot write '" + ExportFixes + "': " + EC.message());
+    exportReplacements(FilePath.str(), Errors, OS);
+  }
+
+  if (!Quiet) {
+    printStats(Context.getStats());
+    if (DisableFixes && Behaviour != FB_NoFix)
+      errs() << (ConfigErrors
+                     ? "Found configuration errors; fixes have NOT been "
+                       "applied.\n"
+                     : "Found compiler errors, but -fix-errors was not "
+                       "specified.\nFixes have NOT been applied.\n");
+  }
+
+  if (ConfigErrors)
+    return gradlint::ExitUsageError;
+  if (CompilerErrors)
+    return gradlint::ExitCompilerErrors;
+  if (WarningsAsErrorsCount) {
+    if (!Quiet)
+      errs() << WarningsAsErrorsCount << " warning"
+             << (WarningsAsErrorsCount == 1 ? "" : "s")
+             << " treated as error"
+             << (WarningsAsErrorsCount == 1 ? "" : "s") << "\n";
+    return gradlint::ExitFindingsAsErrors;
+  }
+  return gradlint::ExitClean;
+}
+
+} // namespace
+
+int main(int Argc, const char **Argv) {
+  InitLLVM X(Argc, Argv);
+  // After the stack trace that InitLLVM prints, a crash exits with the
+  // documented internal-error status instead of a signal.
+  sys::AddSignalHandler([](void *) { _exit(gradlint::ExitInternalError); },
+                        nullptr);
+  install_fatal_error_handler([](void *, const char *Reason, bool) {
+    WithColor::error(errs(), "gradlint") << "internal error: " << Reason
+                                         << "\n";
+    _exit(gradlint::ExitInternalError);
+  });
+  return gradlintMain(Argc, Argv);
+}
