@@ -13,6 +13,7 @@
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang-tidy/GlobList.h"
 #include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
@@ -202,6 +203,10 @@ static cl::opt<bool> AllowEnablingAnalyzerAlphaCheckers(
     "allow-enabling-analyzer-alpha-checkers", cl::init(false), cl::Hidden,
     cl::cat(GradlintCategory));
 
+// Lets the tests check that a crash exits with ExitInternalError.
+static cl::opt<bool> CrashForTesting("gradlint-crash-for-testing", cl::Hidden,
+                                     cl::init(false));
+
 namespace {
 
 /// Set when a .clang-tidy file found next to an input cannot be parsed;
@@ -310,6 +315,39 @@ std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider() {
       std::move(OverrideOptions));
 }
 
+/// The value of -p on the command line, if given (`-p DIR`, `-p=DIR`, and
+/// the same with `--`), up to the `--` that starts the compiler arguments.
+std::optional<std::string> explicitBuildPath(int Argc, const char **Argv) {
+  for (int I = 1; I < Argc; ++I) {
+    StringRef Arg = Argv[I];
+    if (Arg == "--")
+      break;
+    Arg.consume_front("-");
+    Arg.consume_front("-");
+    if (Arg == "p" && I + 1 < Argc)
+      return std::string(Argv[I + 1]);
+    if (Arg.consume_front("p="))
+      return Arg.str();
+  }
+  return std::nullopt;
+}
+
+/// clang-tidy falls back to running without flags when the compilation
+/// database given with -p cannot be loaded, which turns a typo in a CI script
+/// into a wall of missing-include errors. gradlint stops instead, before the
+/// option parser prints its fallback message.
+std::optional<ExitCode> checkExplicitBuildPath(int Argc, const char **Argv) {
+  std::optional<std::string> BuildPath = explicitBuildPath(Argc, Argv);
+  if (!BuildPath)
+    return std::nullopt;
+  std::string Error;
+  if (tooling::CompilationDatabase::autoDetectFromDirectory(*BuildPath, Error))
+    return std::nullopt;
+  return usageError("no compilation database in '" + *BuildPath +
+                    "': expected compile_commands.json there or in a parent "
+                    "directory");
+}
+
 SmallString<256> makeAbsolute(StringRef Path) {
   SmallString<256> Absolute(Path);
   sys::fs::make_absolute(Absolute);
@@ -343,11 +381,19 @@ int gradlintMain(int Argc, const char **Argv) {
     OS << "gradlint " GRADLINT_VERSION " (built with LLVM " LLVM_VERSION_STRING
           ")\n";
   });
+  if (std::optional<ExitCode> Failed = checkExplicitBuildPath(Argc, Argv))
+    return *Failed;
   Expected<tooling::CommonOptionsParser> OptionsParser =
       tooling::CommonOptionsParser::create(Argc, Argv, GradlintCategory,
                                            cl::ZeroOrMore);
-  if (!OptionsParser)
-    return usageError(toString(OptionsParser.takeError()));
+  if (!OptionsParser) {
+    // The parser's message already names the program.
+    WithColor::error(errs()) << toString(OptionsParser.takeError());
+    return gradlint::ExitUsageError;
+  }
+
+  if (CrashForTesting)
+    LLVM_BUILTIN_TRAP;
 
   std::unique_ptr<ClangTidyOptionsProvider> OwningProvider =
       createOptionsProvider();

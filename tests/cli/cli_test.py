@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Tests of the gradlint command line: flags, configuration, bad input and
+the documented exit codes (README.md, "Exit codes")."""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+GRADLINT = os.environ["GRADLINT"]
+INCLUDE = os.environ["GRADLINT_LINT_INCLUDE"]
+
+SOURCE = """#include "tensor.h"
+using namespace mock;
+Tensor<float, 4> f(const Tensor<float, 4> &x) { return cat(x, x, 3); }
+"""
+FIXED = SOURCE.replace("cat(x, x, 3)", "cat<3>(x, x)")
+WARNING = ("a.cpp:3:66: warning: constant axis 3 passed to 'mock::cat' at run "
+           "time; use its compile-time form [gradlint-runtime-concat-axis]")
+
+
+class GradlintCommandTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="gradlint-cli-")
+        self.addCleanup(shutil.rmtree, self.dir)
+        self.source = self.write("a.cpp", SOURCE)
+
+    def write(self, name, text):
+        path = os.path.join(self.dir, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return path
+
+    def read(self, name):
+        with open(os.path.join(self.dir, name), encoding="utf-8") as f:
+            return f.read()
+
+    def gradlint(self, *args, compiler_args=True):
+        cmd = [GRADLINT, *args]
+        if compiler_args:
+            cmd += ["--", "-std=c++17", f"-I{INCLUDE}"]
+        return subprocess.run(cmd, cwd=self.dir, capture_output=True, text=True)
+
+    # --- output and exit codes -------------------------------------------
+
+    def test_warning_in_clang_format_exits_0(self):
+        r = self.gradlint("a.cpp")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(lines[0], os.path.join(self.dir, WARNING))
+        self.assertIn("return cat(x, x, 3);", lines[1])      # source line
+        self.assertRegex(lines[2], r"\| +~~\^$")              # caret
+        self.assertRegex(lines[3], r"\| +<3>$")               # fix-it
+        self.assertEqual(self.read("a.cpp"), SOURCE)          # no --fix, no edit
+
+    def test_clean_file_exits_0_and_prints_nothing(self):
+        self.write("a.cpp", FIXED)
+        r = self.gradlint("--quiet", "a.cpp")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, "")
+
+    def test_warnings_as_errors_exits_1(self):
+        r = self.gradlint("--warnings-as-errors=gradlint-*", "a.cpp")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("error: constant axis 3", r.stdout)
+        self.assertIn("1 warning treated as error", r.stderr)
+
+    def test_compiler_error_exits_2_and_fix_is_refused(self):
+        self.write("a.cpp", SOURCE + "int broken( {\n")
+        r = self.gradlint("--fix", "a.cpp")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("[clang-diagnostic-error]", r.stdout)
+        self.assertIn("Fixes have NOT been applied", r.stderr)
+        self.assertEqual(self.read("a.cpp"), SOURCE + "int broken( {\n")
+
+    def test_fix_errors_applies_fixes_despite_compiler_errors(self):
+        self.write("a.cpp", SOURCE + "int broken = undeclared;\n")
+        r = self.gradlint("--fix-errors", "a.cpp")
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(self.read("a.cpp"), FIXED + "int broken = undeclared;\n")
+
+    def test_missing_source_file_exits_2(self):
+        r = self.gradlint("missing.cpp")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("no such file or directory", r.stdout)
+
+    def test_unknown_flag_exits_3(self):
+        r = self.gradlint("--no-such-flag", "a.cpp")
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("Unknown command line argument '--no-such-flag'", r.stderr)
+
+    def test_missing_compilation_database_exits_3(self):
+        r = self.gradlint("-p", os.path.join(self.dir, "nowhere"), "a.cpp",
+                          compiler_args=False)
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("no compilation database in", r.stderr)
+
+    def test_internal_error_exits_4(self):
+        r = self.gradlint("--gradlint-crash-for-testing", "a.cpp")
+        self.assertEqual(r.returncode, 4)
+
+    # --- configuration ----------------------------------------------------
+
+    def test_malformed_config_exits_3(self):
+        r = self.gradlint("--config={Checks: [", "a.cpp")
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("invalid --config", r.stderr)
+
+    def test_malformed_clang_tidy_file_exits_3_without_editing(self):
+        self.write(".clang-tidy", "Checks: [unclosed\n")
+        r = self.gradlint("--fix", "a.cpp")
+        self.assertEqual(r.returncode, 3)
+        self.assertIn(".clang-tidy", r.stderr)
+        self.assertEqual(self.read("a.cpp"), SOURCE)
+
+    def test_bad_option_value_exits_3_without_editing(self):
+        r = self.gradlint(
+            "--fix", "--config={CheckOptions: "
+            "{gradlint-runtime-concat-axis.FunctionNames: 'c.t'}}", "a.cpp")
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("invalid FunctionNames for gradlint-runtime-concat-axis", r.stdout)
+        self.assertEqual(self.read("a.cpp"), SOURCE)
+
+    def test_bad_axis_arguments_entry_is_reported(self):
+        r = self.gradlint("--config={CheckOptions: "
+                          "{gradlint-runtime-concat-axis.AxisArguments: 'lib::join'}}",
+                          "a.cpp")
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("invalid AxisArguments entry 'lib::join'", r.stdout)
+
+    def test_config_file_and_config_are_exclusive(self):
+        cfg = self.write("cfg.yaml", "Checks: '-*,gradlint-*'\n")
+        r = self.gradlint(f"--config-file={cfg}", "--config={}", "a.cpp")
+        self.assertEqual(r.returncode, 3)
+        r = self.gradlint(f"--config-file={cfg}.missing", "a.cpp")
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("cannot read config file", r.stderr)
+
+    def test_clang_tidy_file_is_discovered(self):
+        self.write("sub/.clang-tidy",
+                   "CheckOptions:\n  gradlint-runtime-concat-axis.FunctionNames: join\n")
+        self.write("sub/b.cpp", SOURCE)
+        self.assertEqual(self.gradlint("--quiet", "sub/b.cpp").stdout, "")
+        self.assertIn("warning:", self.gradlint("--quiet", "a.cpp").stdout)
+
+    def test_default_checks_are_gradlint_only(self):
+        r = self.gradlint("--list-checks", compiler_args=False)
+        self.assertEqual(r.returncode, 0)
+        self.assertEqual(r.stdout.split(), ["Enabled", "checks:", "gradlint-runtime-concat-axis"])
+
+    def test_no_checks_enabled_exits_3(self):
+        r = self.gradlint("--checks=-*", "a.cpp")
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("no checks enabled", r.stderr)
+
+    def test_dump_config_shows_every_option_with_its_default(self):
+        r = self.gradlint("--dump-config", compiler_args=False)
+        self.assertEqual(r.returncode, 0)
+        for line in ["gradlint-runtime-concat-axis.FunctionNames: 'cat;concat;concatenate;hcat;vcat;stack'",
+                     "gradlint-runtime-concat-axis.AxisParameterNames: 'axis;dim;dims;ax;dimension'",
+                     "gradlint-runtime-concat-axis.AxisArguments: ''",
+                     "gradlint-runtime-concat-axis.CompileTimeForms: ''",
+                     "gradlint-runtime-concat-axis.FlagWithoutCompileTimeForm: 'false'",
+                     "gradlint-runtime-concat-axis.MaxCallSiteNotes: '8'"]:
+            self.assertIn(line, r.stdout)
+
+    # --- fixing -----------------------------------------------------------
+
+    def test_fix_rewrites_the_file(self):
+        r = self.gradlint("--fix", "a.cpp")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.read("a.cpp"), FIXED)
+
+    def test_export_fixes_to_unwritable_path_exits_3(self):
+        r = self.gradlint("--export-fixes=/nonexistent-dir/fixes.yaml", "a.cpp")
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("cannot write", r.stderr)
+
+    def test_compilation_database_and_extra_args(self):
+        self.write("build/compile_commands.json",
+                   '[{"directory": "%s", "file": "a.cpp", '
+                   '"command": "clang++ -std=c++17 -I%s -c a.cpp"}]' % (self.dir, INCLUDE))
+        r = self.gradlint("-p", "build", "--quiet", "a.cpp", compiler_args=False)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(WARNING, r.stdout)
+        # --extra-arg reaches the compiler: an #error guarded by a macro.
+        self.write("a.cpp", "#ifdef BREAK\n#error broken\n#endif\n" + SOURCE)
+        r = self.gradlint("-p", "build", "--extra-arg=-DBREAK", "a.cpp",
+                          compiler_args=False)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("error: broken", r.stdout)
+
+    def test_version(self):
+        r = self.gradlint("--version", compiler_args=False)
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("gradlint 0.1.0", r.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
