@@ -317,7 +317,7 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Form) {
     diag(Axis->getBeginLoc(),
          "%q0 takes its axis at run time and has no compile-time axis form")
-        << Named;
+        << Named << Axis->getSourceRange();
     return;
   }
   switch (Provenance.Origin) {
@@ -328,7 +328,7 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
   case AxisOrigin::Runtime:
     diag(Axis->getBeginLoc(), "axis passed to %q0 is a runtime value, so the "
                               "rank of the result is only known at run time")
-        << Named;
+        << Named << Axis->getSourceRange();
     diag(Axis->getBeginLoc(),
          "if the axis takes few values, switch on it and call the "
          "compile-time form in each case",
@@ -343,7 +343,8 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
       break;
     // `y.rank() - 1` with `y` a reference parameter: static, but not a
     // constant expression as written, so it cannot simply move.
-    diag(Axis->getBeginLoc(), StaticRankMessage) << Named;
+    diag(Axis->getBeginLoc(), StaticRankMessage)
+        << Named << Axis->getSourceRange();
     if (Provenance.Param)
       diag(Axis->getBeginLoc(),
            "the rank is named through %0, which is not usable in a constant "
@@ -438,6 +439,7 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
                                       "time; use its compile-time form")
                 << toString(*Provenance.Value, 10) << Named
           : diag(Axis->getBeginLoc(), StaticRankMessage) << Named;
+  D << Axis->getSourceRange();
   if (CanFix)
     D << Hints;
 }
@@ -454,7 +456,7 @@ void RuntimeConcatAxisCheck::onEndOfTranslationUnit() {
       diag(F.Axis->getBeginLoc(),
            "axis passed to %q0 comes from parameter %1, so the rank of the "
            "result is only known at run time")
-          << F.Callee << F.Param;
+          << F.Callee << F.Param << F.Axis->getSourceRange();
       if (!Fn)
         continue;
       llvm::ArrayRef<const CallExpr *> Calls =

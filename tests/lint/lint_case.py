@@ -13,6 +13,13 @@ and optional directives:
 
     // GRADLINT-ARGS: -std=c++20            compiler arguments (default c++17)
     // GRADLINT-CONFIG: {CheckOptions: ...}  passed as --config
+    // CLANGD-OMITS-PREVIOUS: reason         the CHECK-MESSAGES line above is
+                                             not published by clangd
+
+Every case runs through one front end per invocation (--front-end): the
+gradlint command, the stock clang-tidy with the plugin, or gradlint-clangd
+over LSP. clangd capitalises messages and appends " (fix available)"; the
+runner undoes that before comparing.
 
 Unlike FileCheck's partial matching, the runner is exact:
   * the diagnostics printed must be exactly the CHECK-MESSAGES lines, in
@@ -36,10 +43,13 @@ import tempfile
 
 import yaml
 
+from lsp_client import LspClient, apply_edits, offset_of, uri_to_path
+
 DIAG_RE = re.compile(
     r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "
     r"(?P<level>warning|error|note): (?P<msg>.*)$")
-DIRECTIVE_RE = re.compile(r"^\s*// (CHECK-MESSAGES|CHECK-FIXES|GRADLINT-ARGS|GRADLINT-CONFIG):(.*)$")
+DIRECTIVE_RE = re.compile(
+    r"^\s*// (CHECK-MESSAGES|CHECK-FIXES|GRADLINT-ARGS|GRADLINT-CONFIG|CLANGD-OMITS-PREVIOUS):(.*)$")
 LINE_REF_RE = re.compile(r"\[\[@LINE([+-]\d+)?\]\]")
 
 
@@ -58,6 +68,8 @@ class LintCase:
         self.args = ["-std=c++17"]
         self.config = None
         self.messages = []
+        # Indices into messages that clangd legitimately does not publish.
+        self.omitted_by_clangd = set()
         self.expected_fixed = list(self.lines)
         self._parse()
 
@@ -75,6 +87,11 @@ class LintCase:
                 self.config = value
             elif kind == "CHECK-MESSAGES":
                 self.messages.append(self._resolve_lines(value, index + 1))
+            elif kind == "CLANGD-OMITS-PREVIOUS":
+                if not self.messages or not value:
+                    raise CaseError(f"{self.name}:{index + 1}: CLANGD-OMITS-PREVIOUS needs a "
+                                    "preceding CHECK-MESSAGES and a reason")
+                self.omitted_by_clangd.add(len(self.messages) - 1)
             elif kind == "CHECK-FIXES":
                 if code_line is None:
                     raise CaseError(f"{self.name}:{index + 1}: CHECK-FIXES before any code")
@@ -89,31 +106,108 @@ class LintCase:
             return str(directive_line + int(m.group(1) or 0))
         return LINE_REF_RE.sub(repl, value)
 
+    def expected_messages(self, front_end):
+        if front_end.name != "clangd":
+            return self.messages
+        return [m for i, m in enumerate(self.messages) if i not in self.omitted_by_clangd]
+
     def expected_fixed_source(self):
         return "\n".join(self.expected_fixed)
 
 
-class GradlintFrontEnd:
-    """The gradlint command, as users run it."""
+class CommandFrontEnd:
+    """A clang-tidy style command: the gradlint command, as users run it,
+    or the stock clang-tidy loading the gradlint plugin."""
 
-    name = "gradlint"
+    exports_fixes = True
+
+    def __init__(self, name, command):
+        self.name = name
+        self.command = command
+
+    def run(self, case, path, include, fix=False, export=None):
+        cmd = [*self.command, f"--checks=-*,{case.check}", "--quiet"]
+        if case.config:
+            cmd.append(f"--config={case.config}")
+        if fix:
+            cmd.append("--fix")
+        if export:
+            cmd.append(f"--export-fixes={export}")
+        cmd += [path, "--", *case.args, f"-I{include}"]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise CaseError(f"{' '.join(cmd)} exited {proc.returncode}\n{proc.stdout}{proc.stderr}")
+        return proc.stdout
+
+
+class ClangdFrontEnd:
+    """gradlint-clangd driven over LSP, as an editor drives it: the case's
+    configuration goes into .clang-tidy and .clangd files beside it, the
+    diagnostics come from publishDiagnostics (notes as related
+    information), and fixes are the edits of each diagnostic's quick fix."""
+
+    name = "clangd"
+    exports_fixes = False
 
     def __init__(self, binary):
         self.binary = binary
 
+    def _configure(self, case, directory, include):
+        with open(os.path.join(directory, "compile_flags.txt"), "w", encoding="utf-8") as f:
+            f.write("\n".join([*case.args, f"-I{include}"]) + "\n")
+        config = yaml.safe_load(case.config) if case.config else {}
+        config["Checks"] = f"-*,{case.check}"
+        with open(os.path.join(directory, ".clang-tidy"), "w", encoding="utf-8") as f:
+            yaml.safe_dump(config, f)
+        with open(os.path.join(directory, ".clangd"), "w", encoding="utf-8") as f:
+            f.write("Diagnostics:\n  ClangTidy:\n    FastCheckFilter: Loose\n")
+
     def run(self, case, path, include, fix=False, export=None):
-        cmd = [self.binary, f"--checks=-*,{case.check}", "--quiet", path]
-        if case.config:
-            cmd.insert(1, f"--config={case.config}")
-        if fix:
-            cmd.insert(1, "--fix")
-        if export:
-            cmd.insert(1, f"--export-fixes={export}")
-        cmd += ["--", *case.args, f"-I{include}"]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode not in (0,):
-            raise CaseError(f"{' '.join(cmd)} exited {proc.returncode}\n{proc.stdout}{proc.stderr}")
-        return proc.stdout
+        directory = os.path.dirname(path)
+        self._configure(case, directory, os.path.abspath(include))
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        client = LspClient([self.binary, "--log=error", "--background-index=false",
+                            "--clang-tidy", "--pch-storage=memory"], directory)
+        try:
+            uri = client.open(path, text)
+            found = [d for d in client.wait_for_diagnostics(uri) if d.get("source") == "clang-tidy"]
+            lines = []
+            edits = []
+            for d in found:
+                lines.append(lsp_line(path, text, d["range"]["start"], d["severity"],
+                                      f"{clangd_message(d['message'])} [{d['code']}]"))
+                for info in d.get("relatedInformation", []):
+                    note_path = uri_to_path(info["location"]["uri"])
+                    lines.append(lsp_line(note_path, None, info["location"]["range"]["start"],
+                                          3, clangd_message(info["message"])))
+                if fix:
+                    edits.extend(client.quick_fix_edits(uri, d))
+        finally:
+            client.close()
+        if fix and edits:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(apply_edits(text, edits))
+        return "\n".join(lines) + "\n"
+
+
+def clangd_message(message):
+    """Undoes clangd's presentation of a clang-tidy message, its documented
+    differences: the first letter capitalised and " (fix available)" added."""
+    message = message.removesuffix(" (fix available)")
+    return message[:1].lower() + message[1:]
+
+
+def lsp_line(path, text, position, severity, message):
+    """An LSP diagnostic in clang's `file:line:col: level: message` form."""
+    if text is None:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    line_text = text.split("\n")[position["line"]]
+    prefix = line_text[:offset_of(line_text, {"line": 0, "character": position["character"]})]
+    column = len(prefix.encode("utf-8")) + 1
+    level = {1: "error", 2: "warning", 3: "note", 4: "note"}[severity]
+    return f"{path}:{position['line'] + 1}:{column}: {level}: {message}"
 
 
 def diagnostics(output, case_path):
@@ -166,9 +260,10 @@ def run_case(case, front_end, clang, apply_replacements, include):
         fixes_dir = os.path.join(tmp, "fixes")
         os.makedirs(fixes_dir)
         fixes_yaml = os.path.join(fixes_dir, "fixes.yaml")
-        out = front_end.run(case, exported, include, export=fixes_yaml)
+        out = front_end.run(case, exported, include,
+                            export=fixes_yaml if front_end.exports_fixes else None)
         actual = diagnostics(out, exported)
-        compare("diagnostics", case.messages, actual)
+        compare("diagnostics", case.expected_messages(front_end), actual)
 
         # 2. --fix gives exactly the expected source.
         fixed = copy_to("fixed")
@@ -179,12 +274,14 @@ def run_case(case, front_end, clang, apply_replacements, include):
         compile_ok(clang, case, fixed, include, "the fixed source")
 
         # 3. clang-apply-replacements on the exported fixes agrees with --fix.
-        if os.path.exists(fixes_yaml):
-            proc = subprocess.run([apply_replacements, fixes_dir], capture_output=True, text=True)
-            if proc.returncode != 0:
-                raise CaseError(f"clang-apply-replacements failed:\n{proc.stderr}")
-        with open(exported, encoding="utf-8") as f:
-            compare("clang-apply-replacements result vs --fix", fixed_source.split("\n"), f.read().split("\n"))
+        if front_end.exports_fixes:
+            if os.path.exists(fixes_yaml):
+                proc = subprocess.run([apply_replacements, fixes_dir], capture_output=True, text=True)
+                if proc.returncode != 0:
+                    raise CaseError(f"clang-apply-replacements failed:\n{proc.stderr}")
+            with open(exported, encoding="utf-8") as f:
+                compare("clang-apply-replacements result vs --fix", fixed_source.split("\n"),
+                        f.read().split("\n"))
 
         # 4. Idempotence: the fixed file has nothing left to fix.
         again = copy_to("again")
@@ -194,7 +291,12 @@ def run_case(case, front_end, clang, apply_replacements, include):
             compare("second --fix run", fixed_source.split("\n"), f.read().split("\n"))
         first_warnings = [m for m in actual if ": warning: " in m]
         remaining = [m for m in diagnostics(out, again) if ": warning: " in m]
-        expected_remaining = len(first_warnings) - warnings_with_fixes(fixes_yaml)
+        if front_end.exports_fixes:
+            expected_remaining = len(first_warnings) - warnings_with_fixes(fixes_yaml)
+        else:
+            # Without exported fixes: a warning is fixed when its line changed.
+            changed = {i + 1 for i, (a, b) in enumerate(zip(case.lines, case.expected_fixed)) if a != b}
+            expected_remaining = sum(1 for m in first_warnings if int(m.split(":")[1]) not in changed)
         if len(remaining) != expected_remaining:
             raise CaseError(f"second run reports {len(remaining)} warnings, expected "
                             f"{expected_remaining} (the ones without a fix):\n" + "\n".join(remaining))
@@ -202,7 +304,12 @@ def run_case(case, front_end, clang, apply_replacements, include):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--gradlint", required=True)
+    parser.add_argument("--front-end", choices=["gradlint", "clang-tidy", "clangd"],
+                        default="gradlint")
+    parser.add_argument("--gradlint", help="the gradlint command")
+    parser.add_argument("--clang-tidy", help="the stock clang-tidy")
+    parser.add_argument("--plugin", help="libgradlint-tidy.so")
+    parser.add_argument("--clangd", help="gradlint-clangd")
     parser.add_argument("--clang", required=True)
     parser.add_argument("--apply-replacements", required=True)
     parser.add_argument("--include", required=True)
@@ -210,12 +317,18 @@ def main():
     opts = parser.parse_args()
     try:
         case = LintCase(opts.case)
-        run_case(case, GradlintFrontEnd(opts.gradlint), opts.clang,
+        if opts.front_end == "gradlint":
+            front_end = CommandFrontEnd("gradlint", [opts.gradlint])
+        elif opts.front_end == "clang-tidy":
+            front_end = CommandFrontEnd("clang-tidy", [opts.clang_tidy, f"--load={opts.plugin}"])
+        else:
+            front_end = ClangdFrontEnd(os.path.abspath(opts.clangd))
+        run_case(case, front_end, opts.clang,
                  opts.apply_replacements, opts.include)
     except CaseError as e:
-        print(f"FAIL {opts.case}: {e}", file=sys.stderr)
+        print(f"FAIL {opts.case} [{opts.front_end}]: {e}", file=sys.stderr)
         return 1
-    print(f"PASS {opts.case}")
+    print(f"PASS {opts.case} [{opts.front_end}]")
     return 0
 
 
