@@ -5,7 +5,7 @@
 set -euo pipefail
 
 PACKAGES=(
-  cmake ninja-build make git python3 python3-yaml
+  cmake ninja-build make git python3 python3-yaml neovim
   llvm-22-dev libclang-22-dev clang-22 clang-tidy-22 clang-tools-22
   clangd-22 llvm-22-tools
   libgrpc++-dev libprotobuf-dev protobuf-compiler-grpc
