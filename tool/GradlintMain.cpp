@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExitCodes.h"
+#include "NvccCommand.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang-tidy/GlobList.h"
@@ -465,8 +466,10 @@ int gradlintMain(int Argc, const char **Argv) {
                            /*ExperimentalCustomChecks=*/false);
   auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(
       vfs::getRealFileSystem());
+  std::unique_ptr<tooling::CompilationDatabase> Compilations =
+      gradlint::translatingNvccCommands(OptionsParser->getCompilations());
   std::vector<ClangTidyError> Errors = runClangTidy(
-      Context, OptionsParser->getCompilations(), PathList, BaseFS, FixNotes,
+      Context, *Compilations, PathList, BaseFS, FixNotes,
       EnableCheckProfile, makeAbsolute(StoreCheckProfile), Quiet);
 
   bool ConfigErrors = llvm::any_of(Errors, isConfigurationDiagnostic);

@@ -71,8 +71,12 @@ private:
 CallSiteIndex::CallSiteIndex(
     ASTContext &Ctx,
     const llvm::SmallPtrSetImpl<const FunctionDecl *> &Targets) {
-  CallCollector(Ctx.getSourceManager(), Targets, Calls)
-      .TraverseDecl(Ctx.getTranslationUnitDecl());
+  // The traversal scope is the whole translation unit in clang-tidy and the
+  // main file's top-level declarations in clangd, where walking the whole
+  // unit would deserialise the preamble.
+  CallCollector Collector(Ctx.getSourceManager(), Targets, Calls);
+  for (Decl *D : Ctx.getTraversalScope())
+    Collector.TraverseDecl(D);
   const SourceManager &SM = Ctx.getSourceManager();
   for (auto &Entry : Calls)
     llvm::sort(Entry.second, [&SM](const CallExpr *A, const CallExpr *B) {

@@ -29,7 +29,7 @@ const Expr *argumentForParameter(const CallExpr *Call, unsigned ParamIndex);
 class CallSiteIndex {
 public:
   /// Finds the calls to \p Targets (as returned by callTarget) in \p Ctx's
-  /// translation unit, outside system headers, in source order.
+  /// traversal scope, outside system headers, in source order.
   CallSiteIndex(ASTContext &Ctx,
                 const llvm::SmallPtrSetImpl<const FunctionDecl *> &Targets);
 

@@ -193,6 +193,19 @@ class GradlintCommandTest(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("error: broken", r.stdout)
 
+    @unittest.skipUnless(os.path.exists("/usr/local/cuda/bin/nvcc"), "no CUDA toolkit in /usr/local/cuda")
+    def test_nvcc_compilation_database_entry(self):
+        self.write("k.cu", SOURCE.replace("Tensor<float, 4> f(",
+                                          "__global__ void k() {}\nTensor<float, 4> f("))
+        self.write("build/compile_commands.json",
+                   '[{"directory": "%s", "file": "k.cu", "command": "/usr/local/cuda/bin/nvcc '
+                   '-gencode arch=compute_90,code=sm_90 -Xcompiler -fPIC --expt-relaxed-constexpr '
+                   '-std=c++17 -I%s -x cu -c k.cu -o k.o"}]' % (self.dir, INCLUDE))
+        r = self.gradlint("-p", "build", "--quiet", "k.cu", compiler_args=False)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("k.cu:4:66: warning: constant axis 3", r.stdout)
+        self.assertNotIn("error:", r.stdout)
+
     def test_version(self):
         r = self.gradlint("--version", compiler_args=False)
         self.assertEqual(r.returncode, 0)

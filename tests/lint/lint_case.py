@@ -13,6 +13,8 @@ and optional directives:
 
     // GRADLINT-ARGS: -std=c++20            compiler arguments (default c++17)
     // GRADLINT-CONFIG: {CheckOptions: ...}  passed as --config
+    // GRADLINT-REQUIRES: /path             skip the case when the file is
+                                             missing (CUDA headers)
     // CLANGD-OMITS-PREVIOUS: reason         the CHECK-MESSAGES line above is
                                              not published by clangd
 
@@ -49,7 +51,10 @@ DIAG_RE = re.compile(
     r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "
     r"(?P<level>warning|error|note): (?P<msg>.*)$")
 DIRECTIVE_RE = re.compile(
-    r"^\s*// (CHECK-MESSAGES|CHECK-FIXES|GRADLINT-ARGS|GRADLINT-CONFIG|CLANGD-OMITS-PREVIOUS):(.*)$")
+    r"^\s*// (CHECK-MESSAGES|CHECK-FIXES|GRADLINT-ARGS|GRADLINT-CONFIG|GRADLINT-REQUIRES|"
+    r"CLANGD-OMITS-PREVIOUS):(.*)$")
+# ctest's SKIP_RETURN_CODE for cases whose GRADLINT-REQUIRES file is missing.
+SKIP = 77
 LINE_REF_RE = re.compile(r"\[\[@LINE([+-]\d+)?\]\]")
 
 
@@ -67,6 +72,7 @@ class LintCase:
         self.lines = self.source.split("\n")
         self.args = ["-std=c++17"]
         self.config = None
+        self.requires = []
         self.messages = []
         # Indices into messages that clangd legitimately does not publish.
         self.omitted_by_clangd = set()
@@ -85,6 +91,8 @@ class LintCase:
                 self.args = value.split()
             elif kind == "GRADLINT-CONFIG":
                 self.config = value
+            elif kind == "GRADLINT-REQUIRES":
+                self.requires.append(value)
             elif kind == "CHECK-MESSAGES":
                 self.messages.append(self._resolve_lines(value, index + 1))
             elif kind == "CLANGD-OMITS-PREVIOUS":
@@ -317,6 +325,10 @@ def main():
     opts = parser.parse_args()
     try:
         case = LintCase(opts.case)
+        missing = [path for path in case.requires if not os.path.exists(path)]
+        if missing:
+            print(f"SKIP {opts.case}: {', '.join(missing)} not found on this machine")
+            return SKIP
         if opts.front_end == "gradlint":
             front_end = CommandFrontEnd("gradlint", [opts.gradlint])
         elif opts.front_end == "clang-tidy":
