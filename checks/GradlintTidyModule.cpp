@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RuntimeConcatAxisCheck.h"
+#include "TypeErasedPullbackCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace clang::tidy {
@@ -18,6 +19,8 @@ public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
     Factories.registerCheck<RuntimeConcatAxisCheck>(
         "gradlint-runtime-concat-axis");
+    Factories.registerCheck<TypeErasedPullbackCheck>(
+        "gradlint-type-erased-pullback");
   }
 };
 

@@ -11,6 +11,7 @@
 
 #include "RuntimeConcatAxisCheck.h"
 #include "utils/CallSites.h"
+#include "utils/Spelling.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -53,21 +54,6 @@ llvm::StringRef lastComponent(llvm::StringRef QualifiedName) {
   size_t Pos = QualifiedName.rfind("::");
   return Pos == llvm::StringRef::npos ? QualifiedName
                                       : QualifiedName.substr(Pos + 2);
-}
-
-PrintingPolicy spellingPolicy(const ASTContext &Ctx) {
-  PrintingPolicy Policy(Ctx.getLangOpts());
-  Policy.SuppressInlineNamespace =
-      llvm::to_underlying(PrintingPolicy::SuppressInlineNamespaceMode::All);
-  Policy.SuppressUnwrittenScope = true;
-  return Policy;
-}
-
-std::string qualifiedSpelling(const NamedDecl *D) {
-  std::string Name;
-  llvm::raw_string_ostream OS(Name);
-  D->printQualifiedName(OS, spellingPolicy(D->getASTContext()));
-  return Name;
 }
 
 /// The declaration to name in diagnostics: the template, not one of its
@@ -194,19 +180,9 @@ void RuntimeConcatAxisCheck::parseOptions() {
     configurationDiag("invalid AxisParameterNames for %0: %1")
         << getID() << Error;
 
-  forEachEntry(AxisArgumentsOption, ':',
-               [&](StringRef Item, StringRef Function, StringRef Index) {
-                 unsigned Value;
-                 if (Function.empty() || Index.getAsInteger(10, Value)) {
-                   configurationDiag(
-                       "invalid AxisArguments entry '%0' for %1: expected "
-                       "'qualified::name:argument-index'")
-                       << Item << getID();
-                   return;
-                 }
-                 AxisArguments[Function] = Value;
-                 ConfiguredShortNames.insert(lastComponent(Function));
-               });
+  if (!AxisArguments.parse(AxisArgumentsOption, Error))
+    configurationDiag("invalid AxisArguments entry for %0: %1")
+        << getID() << Error;
   forEachEntry(
       CompileTimeFormsOption, '=',
       [&](StringRef Item, StringRef Function, StringRef Form) {
@@ -243,6 +219,7 @@ bool RuntimeConcatAxisCheck::isConcatFunction(const FunctionDecl &FD) const {
   if (!II)
     return false;
   return FunctionNames.matches(II->getName()) ||
+         AxisArguments.mayMatch(II->getName()) ||
          ConfiguredShortNames.contains(II->getName());
 }
 
@@ -258,9 +235,9 @@ void RuntimeConcatAxisCheck::registerMatchers(MatchFinder *Finder) {
 std::optional<unsigned>
 RuntimeConcatAxisCheck::axisIndex(const FunctionDecl &FD,
                                   llvm::StringRef QualifiedName) const {
-  auto Configured = AxisArguments.find(QualifiedName);
-  if (Configured != AxisArguments.end())
-    return Configured->second;
+  llvm::ArrayRef<unsigned> Configured = AxisArguments.indicesFor(QualifiedName);
+  if (!Configured.empty())
+    return Configured.front();
   for (const ParmVarDecl *P : FD.parameters())
     if (const IdentifierInfo *II = P->getIdentifier())
       if (AxisParameterNames.matches(II->getName()) && isAxisType(P->getType()))

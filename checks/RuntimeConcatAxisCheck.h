@@ -6,6 +6,7 @@
 #include "utils/AxisProvenance.h"
 #include "utils/CompileTimeForm.h"
 #include "utils/NamePattern.h"
+#include "utils/OptionLists.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
@@ -63,10 +64,10 @@ private:
 
   NamePattern FunctionNames;
   NamePattern AxisParameterNames;
-  llvm::StringMap<unsigned> AxisArguments;
+  FunctionArgumentList AxisArguments;
   llvm::StringMap<ConfiguredForm> CompileTimeForms;
-  /// Last components of the names in AxisArguments and CompileTimeForms, so
-  /// that most calls are rejected without building a qualified name.
+  /// Last components of the names in CompileTimeForms, so that most calls
+  /// are rejected without building a qualified name.
   llvm::StringSet<> ConfiguredShortNames;
 
   // Per translation unit.

@@ -1,6 +1,7 @@
 //===--- CompileTimeForm.cpp - discover the static-axis overload ----------===//
 
 #include "utils/CompileTimeForm.h"
+#include "utils/Spelling.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Type.h"
@@ -132,9 +133,7 @@ std::optional<TagShape> matchTagType(QualType T, const ASTContext &Ctx) {
       TST->getTemplateName().getAsTemplateDecl());
   if (!Tag)
     return std::nullopt;
-  PrintingPolicy Policy(Ctx.getLangOpts());
-  Policy.SuppressInlineNamespace =
-      llvm::to_underlying(PrintingPolicy::SuppressInlineNamespaceMode::All);
+  PrintingPolicy Policy = spellingPolicy(Ctx);
   TagShape Shape;
   Shape.Tag = Tag;
   bool SeenAxis = false;

@@ -124,12 +124,21 @@ class GradlintCommandTest(unittest.TestCase):
         self.assertIn("invalid FunctionNames for gradlint-runtime-concat-axis", r.stdout)
         self.assertEqual(self.read("a.cpp"), SOURCE)
 
+    def test_bad_registration_entry_is_reported(self):
+        r = self.gradlint("--config={CheckOptions: "
+                          "{gradlint-type-erased-pullback.RegistrationFunctions: 'record'}}",
+                          "a.cpp")
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("invalid RegistrationFunctions entry for gradlint-type-erased-pullback: "
+                      "'record': expected 'qualified::name:argument-index'", r.stdout)
+
     def test_bad_axis_arguments_entry_is_reported(self):
         r = self.gradlint("--config={CheckOptions: "
                           "{gradlint-runtime-concat-axis.AxisArguments: 'lib::join'}}",
                           "a.cpp")
         self.assertEqual(r.returncode, 3)
-        self.assertIn("invalid AxisArguments entry 'lib::join'", r.stdout)
+        self.assertIn("invalid AxisArguments entry for gradlint-runtime-concat-axis: "
+                      "'lib::join': expected 'qualified::name:argument-index'", r.stdout)
 
     def test_config_file_and_config_are_exclusive(self):
         cfg = self.write("cfg.yaml", "Checks: '-*,gradlint-*'\n")
@@ -149,7 +158,8 @@ class GradlintCommandTest(unittest.TestCase):
     def test_default_checks_are_gradlint_only(self):
         r = self.gradlint("--list-checks", compiler_args=False)
         self.assertEqual(r.returncode, 0)
-        self.assertEqual(r.stdout.split(), ["Enabled", "checks:", "gradlint-runtime-concat-axis"])
+        self.assertEqual(r.stdout.split(), ["Enabled", "checks:", "gradlint-runtime-concat-axis",
+                                            "gradlint-type-erased-pullback"])
 
     def test_no_checks_enabled_exits_3(self):
         r = self.gradlint("--checks=-*", "a.cpp")
@@ -164,7 +174,14 @@ class GradlintCommandTest(unittest.TestCase):
                      "gradlint-runtime-concat-axis.AxisArguments: ''",
                      "gradlint-runtime-concat-axis.CompileTimeForms: ''",
                      "gradlint-runtime-concat-axis.FlagWithoutCompileTimeForm: 'false'",
-                     "gradlint-runtime-concat-axis.MaxCallSiteNotes: '8'"]:
+                     "gradlint-runtime-concat-axis.MaxCallSiteNotes: '8'",
+                     "gradlint-type-erased-pullback.PullbackNames: "
+                     "'pullback;backward;vjp;grad_fn;*_pullback;*_backward;*Backward'",
+                     "gradlint-type-erased-pullback.RRuleNames: 'rrule;*_rrule;vjp_rule'",
+                     "gradlint-type-erased-pullback.RegistrationFunctions: ''",
+                     "gradlint-type-erased-pullback.ErasedTypes: 'std::any;boost::any;"
+                     "std::function;std::move_only_function;std::copyable_function'",
+                     "gradlint-type-erased-pullback.TensorTypes: '*Tensor*;*Array*'"]:
             self.assertIn(line, r.stdout)
 
     # --- fixing -----------------------------------------------------------

@@ -15,6 +15,8 @@ and optional directives:
     // GRADLINT-CONFIG: {CheckOptions: ...}  passed as --config
     // GRADLINT-REQUIRES: /path             skip the case when the file is
                                              missing (CUDA headers)
+    // GRADLINT-RUN:                         build and run the input and the
+                                             fixed file: same output, same status
     // CLANGD-OMITS-PREVIOUS: reason         the CHECK-MESSAGES line above is
                                              not published by clangd
 
@@ -52,7 +54,7 @@ DIAG_RE = re.compile(
     r"(?P<level>warning|error|note): (?P<msg>.*)$")
 DIRECTIVE_RE = re.compile(
     r"^\s*// (CHECK-MESSAGES|CHECK-FIXES|GRADLINT-ARGS|GRADLINT-CONFIG|GRADLINT-REQUIRES|"
-    r"CLANGD-OMITS-PREVIOUS):(.*)$")
+    r"GRADLINT-RUN|CLANGD-OMITS-PREVIOUS):(.*)$")
 # ctest's SKIP_RETURN_CODE for cases whose GRADLINT-REQUIRES file is missing.
 SKIP = 77
 LINE_REF_RE = re.compile(r"\[\[@LINE([+-]\d+)?\]\]")
@@ -73,6 +75,7 @@ class LintCase:
         self.args = ["-std=c++17"]
         self.config = None
         self.requires = []
+        self.run = False
         self.messages = []
         # Indices into messages that clangd legitimately does not publish.
         self.omitted_by_clangd = set()
@@ -93,6 +96,8 @@ class LintCase:
                 self.config = value
             elif kind == "GRADLINT-REQUIRES":
                 self.requires.append(value)
+            elif kind == "GRADLINT-RUN":
+                self.run = True
             elif kind == "CHECK-MESSAGES":
                 self.messages.append(self._resolve_lines(value, index + 1))
             elif kind == "CLANGD-OMITS-PREVIOUS":
@@ -159,6 +164,7 @@ class ClangdFrontEnd:
 
     def __init__(self, binary):
         self.binary = binary
+        self.warnings_with_fixes = 0
 
     def _configure(self, case, directory, include):
         with open(os.path.join(directory, "compile_flags.txt"), "w", encoding="utf-8") as f:
@@ -173,6 +179,7 @@ class ClangdFrontEnd:
     def run(self, case, path, include, fix=False, export=None):
         directory = os.path.dirname(path)
         self._configure(case, directory, os.path.abspath(include))
+        self.warnings_with_fixes = 0
         with open(path, encoding="utf-8") as f:
             text = f.read()
         client = LspClient([self.binary, "--log=error", "--background-index=false",
@@ -189,8 +196,12 @@ class ClangdFrontEnd:
                     note_path = uri_to_path(info["location"]["uri"])
                     lines.append(lsp_line(note_path, None, info["location"]["range"]["start"],
                                           3, clangd_message(info["message"])))
+                # Ask even without fix: the count of fixable warnings is what
+                # the export-fixes file gives the command-line front ends.
+                quick_fix = client.quick_fix_edits(uri, d)
+                self.warnings_with_fixes += d["severity"] == 2 and bool(quick_fix)
                 if fix:
-                    edits.extend(client.quick_fix_edits(uri, d))
+                    edits.extend(quick_fix)
         finally:
             client.close()
         if fix and edits:
@@ -244,6 +255,30 @@ def compile_ok(clang, case, path, include, what):
         raise CaseError(f"{what} does not compile:\n{proc.stderr}")
 
 
+def run_program(clang, case, path, include, directory):
+    exe = os.path.join(directory, "program")
+    proc = subprocess.run([clang, *case.args, f"-I{include}", path, "-o", exe],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise CaseError(f"{path} does not build:\n{proc.stderr}")
+    run = subprocess.run([exe], capture_output=True, text=True, timeout=60)
+    return run.returncode, run.stdout
+
+
+def same_behaviour(clang, case, fixed, include, tmp):
+    """The fixed program prints the same and exits the same as the input."""
+    os.makedirs(os.path.join(tmp, "run-input"))
+    os.makedirs(os.path.join(tmp, "run-fixed"))
+    before = run_program(clang, case, case.path, include, os.path.join(tmp, "run-input"))
+    after = run_program(clang, case, fixed, include, os.path.join(tmp, "run-fixed"))
+    if before != after:
+        raise CaseError(f"the fixed program behaves differently:\n"
+                        f"input: status {before[0]}, output {before[1]!r}\n"
+                        f"fixed: status {after[0]}, output {after[1]!r}")
+    if not before[1]:
+        raise CaseError("GRADLINT-RUN case prints nothing: nothing to compare")
+
+
 def warnings_with_fixes(export_path):
     if not os.path.exists(export_path):
         return 0
@@ -280,6 +315,8 @@ def run_case(case, front_end, clang, apply_replacements, include):
             fixed_source = f.read()
         compare("fixed source", case.expected_fixed_source().split("\n"), fixed_source.split("\n"))
         compile_ok(clang, case, fixed, include, "the fixed source")
+        if case.run:
+            same_behaviour(clang, case, fixed, include, tmp)
 
         # 3. clang-apply-replacements on the exported fixes agrees with --fix.
         if front_end.exports_fixes:
@@ -290,6 +327,9 @@ def run_case(case, front_end, clang, apply_replacements, include):
             with open(exported, encoding="utf-8") as f:
                 compare("clang-apply-replacements result vs --fix", fixed_source.split("\n"),
                         f.read().split("\n"))
+
+        if not front_end.exports_fixes:
+            fixable = front_end.warnings_with_fixes  # from the first run
 
         # 4. Idempotence: the fixed file has nothing left to fix.
         again = copy_to("again")
@@ -302,9 +342,7 @@ def run_case(case, front_end, clang, apply_replacements, include):
         if front_end.exports_fixes:
             expected_remaining = len(first_warnings) - warnings_with_fixes(fixes_yaml)
         else:
-            # Without exported fixes: a warning is fixed when its line changed.
-            changed = {i + 1 for i, (a, b) in enumerate(zip(case.lines, case.expected_fixed)) if a != b}
-            expected_remaining = sum(1 for m in first_warnings if int(m.split(":")[1]) not in changed)
+            expected_remaining = len(first_warnings) - fixable
         if len(remaining) != expected_remaining:
             raise CaseError(f"second run reports {len(remaining)} warnings, expected "
                             f"{expected_remaining} (the ones without a fix):\n" + "\n".join(remaining))

@@ -1,0 +1,682 @@
+//===--- TypeErasedPullbackCheck.cpp - gradlint ---------------------------===//
+//
+// Julia's `grad::Tuple{Any, Any}`: a pullback whose result is type-erased
+// makes every caller pay for dynamic dispatch and hides the result's type
+// from the compiler. Pullbacks are collected while matching (Pullbacks.h:
+// by name, as an rrule's result, as a registration argument, by
+// annotation), then analysed at the end of the translation unit, once the
+// std::any_cast calls that a fix must also remove are known.
+//
+// The analysis looks at every return: through conversions into the erased
+// type (`std::any(x)`, `std::make_any<T>(...)`, implicit conversions), and
+// element by element through tuples, pairs, vectors, arrays and optionals.
+// When every return produces the same concrete type, the fix declares it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TypeErasedPullbackCheck.h"
+#include "utils/CallSites.h"
+#include "utils/Spelling.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/QualTypeNames.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::gradlint {
+namespace {
+
+constexpr llvm::StringLiteral DefaultErasedTypes =
+    "std::any;boost::any;std::function;std::move_only_function;"
+    "std::copyable_function";
+constexpr llvm::StringLiteral DefaultTensorTypes = "*Tensor*;*Array*";
+
+AST_MATCHER_P(FunctionDecl, pullbackFunction, const TypeErasedPullbackCheck *,
+              Check) {
+  if (hasPullbackAnnotation(&Node))
+    return true;
+  const IdentifierInfo *II = Node.getIdentifier();
+  return II && Check->isPullbackName(II->getName());
+}
+
+AST_MATCHER_P(VarDecl, pullbackVariable, const TypeErasedPullbackCheck *,
+              Check) {
+  return hasPullbackAnnotation(&Node) ||
+         (Node.getIdentifier() && Check->isPullbackName(Node.getName()));
+}
+
+AST_MATCHER_P(FunctionDecl, rruleFunction, const TypeErasedPullbackCheck *,
+              Check) {
+  const IdentifierInfo *II = Node.getIdentifier();
+  return II && Check->isRRuleName(II->getName());
+}
+
+AST_MATCHER_P(FunctionDecl, registrationFunction,
+              const TypeErasedPullbackCheck *, Check) {
+  const IdentifierInfo *II = Node.getIdentifier();
+  return II && Check->mayBeRegistration(II->getName());
+}
+
+const Expr *strip(const Expr *E) { return stripTemporaries(E); }
+
+bool isStdFunctionNamed(const FunctionDecl *FD, llvm::StringRef Name) {
+  return FD && FD->isInStdNamespace() && FD->getIdentifier() &&
+         FD->getName() == Name;
+}
+
+/// The concrete type a return produces, as it will be written.
+struct Concrete {
+  std::string Spelling;
+  std::string Key; // canonical, for comparing returns
+  bool Spellable = true;
+};
+
+/// Works out the concrete type behind erased results, collecting the edits
+/// that unwrap the explicit conversions into the erased type.
+class ReturnAnalyzer {
+public:
+  ReturnAnalyzer(const ErasedTypeClassifier &Classifier, const ASTContext &Ctx)
+      : Classifier(Classifier), Ctx(Ctx), SM(Ctx.getSourceManager()),
+        Policy(spellingPolicy(Ctx)) {
+  }
+
+  /// A call whose erased result a return passes on (the erasure's origin).
+  const CallExpr *Origin = nullptr;
+  /// Whether some expression could not be analysed at all.
+  bool Unknown = false;
+  std::vector<FixItHint> Edits;
+  bool EditsInMacro = false;
+
+  std::optional<Concrete> concreteOf(QualType Target, const Expr *E) {
+    Target = Target.getNonReferenceType().getUnqualifiedType();
+    if (Classifier.isErased(Target))
+      return leaf(Target, E);
+    switch (containerKind(Target)) {
+    case ContainerKind::Vector:
+    case ContainerKind::Optional:
+    case ContainerKind::Array:
+      return homogeneous(Target, E);
+    case ContainerKind::Tuple:
+    case ContainerKind::Pair:
+      return positional(Target, E);
+    case ContainerKind::None:
+      break;
+    }
+    return spell(E->getType());
+  }
+
+  Concrete spell(QualType T) {
+    T = T.getNonReferenceType().getUnqualifiedType();
+    Concrete C;
+    C.Key = T.getCanonicalType().getAsString(Policy);
+    if (const auto *RD = T->getAsCXXRecordDecl(); RD && RD->isLambda()) {
+      C.Spellable = false;
+      return C;
+    }
+    // Canonical, so that library-internal alias sugar
+    // (std::shared_ptr<std::_NonArray<T>>) does not leak into user code;
+    // a dependent type keeps the template parameters' names.
+    C.Spelling = TypeName::getFullyQualifiedName(
+        T->isDependentType() ? T : T.getCanonicalType(), Ctx, Policy);
+    return C;
+  }
+
+  std::string text(SourceRange R) {
+    CharSourceRange Range = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts());
+    if (Range.isInvalid()) {
+      EditsInMacro = true;
+      return {};
+    }
+    return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
+  }
+
+  /// Replaces \p R, which must be written in the file: rewriting a macro's
+  /// expansion would drop whatever else the macro does.
+  void replace(SourceRange R, std::string Text) {
+    if (R.getBegin().isMacroID() || R.getEnd().isMacroID()) {
+      EditsInMacro = true;
+      return;
+    }
+    CharSourceRange Range = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts());
+    if (Range.isInvalid()) {
+      EditsInMacro = true;
+      return;
+    }
+    Edits.push_back(FixItHint::CreateReplacement(Range, std::move(Text)));
+  }
+
+private:
+  /// Looks through an explicit or implicit conversion into an erased type:
+  /// `std::any(x)`, `std::any{x}`, `static_cast<void *>(p)`, a converting
+  /// constructor. Returns the converted operand, or null.
+  const Expr *convertedOperand(const Expr *E) {
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+      return Cast->getSubExpr();
+    if (const auto *Cast = dyn_cast<CXXStaticCastExpr>(E))
+      return Cast->getSubExpr();
+    if (const auto *Unresolved = dyn_cast<CXXUnresolvedConstructExpr>(E))
+      return Unresolved->getNumArgs() == 1 ? Unresolved->getArg(0) : nullptr;
+    if (const auto *List = dyn_cast<InitListExpr>(E))
+      return List->getNumInits() == 1 ? List->getInit(0) : nullptr;
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+      if (Construct->getNumArgs() == 1 &&
+          !Construct->getConstructor()->isCopyOrMoveConstructor())
+        return Construct->getArg(0);
+    return nullptr;
+  }
+
+  std::optional<Concrete> leaf(QualType Target, const Expr *Written) {
+    const Expr *E = strip(Written);
+    // std::make_any<T>(args...) -> the T it makes.
+    if (const auto *Call = dyn_cast<CallExpr>(E);
+        Call && isStdFunctionNamed(Call->getDirectCallee(), "make_any")) {
+      const TemplateArgumentList *Args =
+          Call->getDirectCallee()->getTemplateSpecializationArgs();
+      if (!Args || Args->size() == 0 ||
+          Args->get(0).getKind() != TemplateArgument::Type)
+        return std::nullopt;
+      QualType Made = Args->get(0).getAsType();
+      Concrete C = spell(Made);
+      if (Call->getNumArgs() == 1 &&
+          Ctx.hasSameUnqualifiedType(strip(Call->getArg(0))->getType(), Made))
+        replace(E->getSourceRange(), text(Call->getArg(0)->getSourceRange()));
+      else if (Call->getNumArgs() == 0)
+        replace(E->getSourceRange(), C.Spelling + "()");
+      else
+        replace(E->getSourceRange(),
+                C.Spelling + "(" +
+                    text(SourceRange(Call->getArg(0)->getBeginLoc(),
+                                     Call->getArg(Call->getNumArgs() - 1)
+                                         ->getEndLoc())) +
+                    ")");
+      return C;
+    }
+    // Peel conversions into the erased type; an explicit one is unwrapped.
+    const Expr *Outer = E;
+    bool Explicit = false;
+    while (Classifier.isErased(E->getType()) || E->isTypeDependent()) {
+      const Expr *Operand = convertedOperand(E);
+      if (!Operand)
+        break;
+      Explicit |= isa<ExplicitCastExpr, CXXUnresolvedConstructExpr>(E) ||
+                  isa<CXXTemporaryObjectExpr>(E);
+      E = strip(Operand);
+    }
+    if (Classifier.isErased(E->getType())) {
+      // Already erased: from a call (the origin to report), or a variable.
+      if (const auto *Call = dyn_cast<CallExpr>(E); Call && Call->getDirectCallee())
+        Origin = Call;
+      else
+        Unknown = true;
+      return std::nullopt;
+    }
+    if (Explicit)
+      replace(Outer->getSourceRange(), text(E->getSourceRange()));
+    return spell(E->getType());
+  }
+
+  /// The written type of an explicit construction of \p Target, so that
+  /// `std::vector<std::any>{...}` is respelled with the new element type.
+  void respellWrittenType(const Expr *E, const std::string &Spelling) {
+    TypeSourceInfo *Written = nullptr;
+    if (const auto *Temp = dyn_cast<CXXTemporaryObjectExpr>(E))
+      Written = Temp->getTypeSourceInfo();
+    else if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+      Written = Cast->getTypeInfoAsWritten();
+    if (Written)
+      replace(Written->getTypeLoc().getSourceRange(), Spelling);
+  }
+
+  static const InitListExpr *initializerList(const Expr *E) {
+    E = strip(E);
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = strip(Cast->getSubExpr());
+    if (const auto *List = dyn_cast<InitListExpr>(E))
+      return List;
+    // vector(initializer_list, allocator = default)
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+      if (Construct->getNumArgs() >= 1)
+        if (const auto *StdList = dyn_cast<CXXStdInitializerListExpr>(
+                strip(Construct->getArg(0))))
+          return dyn_cast<InitListExpr>(strip(StdList->getSubExpr()));
+    return nullptr;
+  }
+
+  std::optional<Concrete> homogeneous(QualType Target, const Expr *Written) {
+    const auto *Spec = cast<ClassTemplateSpecializationDecl>(
+        Target->getAsCXXRecordDecl());
+    QualType Element = Spec->getTemplateArgs().get(0).getAsType();
+    const InitListExpr *List = initializerList(Written);
+    // std::array<T, N>{{...}}: the braces of the inner C array.
+    if (List && List->getNumInits() == 1)
+      if (const auto *Inner = dyn_cast<InitListExpr>(strip(List->getInit(0)));
+          Inner && Inner->getType()->isArrayType())
+        List = Inner;
+    ContainerKind Kind = containerKind(Target);
+    std::vector<const Expr *> Elements;
+    if (List)
+      Elements.assign(List->inits().begin(), List->inits().end());
+    else if (Kind == ContainerKind::Optional)
+      Elements.push_back(Written);
+    if (Elements.empty()) {
+      Unknown = true;
+      return std::nullopt;
+    }
+    std::optional<Concrete> First;
+    for (const Expr *Init : Elements) {
+      std::optional<Concrete> C = concreteOf(Element, Init);
+      if (!C || (First && C->Key != First->Key))
+        return std::nullopt;
+      First = C;
+    }
+    if (!First->Spellable)
+      return std::nullopt;
+    std::string Name = qualifiedSpelling(Spec->getSpecializedTemplate());
+    std::string Spelling = Name + "<" + First->Spelling;
+    if (Kind == ContainerKind::Array)
+      Spelling += ", " + toString(Spec->getTemplateArgs().get(1).getAsIntegral(), 10);
+    Spelling += ">";
+    respellWrittenType(strip(Written), Spelling);
+    return Concrete{Spelling, Name + "<" + First->Key + ">", true};
+  }
+
+  std::optional<Concrete> positional(QualType Target, const Expr *Written) {
+    const auto *Spec = cast<ClassTemplateSpecializationDecl>(
+        Target->getAsCXXRecordDecl());
+    std::vector<QualType> Types;
+    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray()) {
+      if (Arg.getKind() == TemplateArgument::Type)
+        Types.push_back(Arg.getAsType());
+      else if (Arg.getKind() == TemplateArgument::Pack)
+        for (const TemplateArgument &Element : Arg.pack_elements())
+          Types.push_back(Element.getAsType());
+    }
+    std::vector<const Expr *> Elements = elementsOf(Written);
+    if (Elements.size() != Types.size()) {
+      const Expr *E = strip(Written);
+      if (const auto *Call = dyn_cast<CallExpr>(E); Call && Call->getDirectCallee() &&
+                                                    !Classifier.findErased(E->getType()))
+        return spell(E->getType());
+      if (const auto *Call = dyn_cast<CallExpr>(E); Call && Call->getDirectCallee())
+        Origin = Call;
+      else
+        Unknown = true;
+      return std::nullopt;
+    }
+    std::string Name = qualifiedSpelling(Spec->getSpecializedTemplate());
+    std::string Spelling = Name + "<", Key = Name + "<";
+    for (size_t I = 0; I < Types.size(); ++I) {
+      std::optional<Concrete> C = concreteOf(Types[I], Elements[I]);
+      if (!C || !C->Spellable)
+        return std::nullopt;
+      Spelling += (I ? ", " : "") + C->Spelling;
+      Key += (I ? ", " : "") + C->Key;
+    }
+    Spelling += ">";
+    Key += ">";
+    respellWrittenType(strip(Written), Spelling);
+    return Concrete{Spelling, Key, true};
+  }
+
+  const ErasedTypeClassifier &Classifier;
+  const ASTContext &Ctx;
+  const SourceManager &SM;
+  PrintingPolicy Policy;
+};
+
+/// The call an std::any_cast's operand goes back to: `pb(dy)`,
+/// `pb(dy)[0]`, `std::get<0>(pb(dy))`, or a local initialised with one.
+const CallExpr *castOperandSource(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 6; ++Depth) {
+    E = strip(E);
+    if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = Subscript->getBase();
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+               Op && Op->getOperator() == OO_Subscript) {
+      E = Op->getArg(0);
+    } else if (const auto *Call = dyn_cast<CallExpr>(E);
+               Call && isStdFunctionNamed(Call->getDirectCallee(), "get") &&
+               Call->getNumArgs() == 1) {
+      E = Call->getArg(0);
+    } else if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      E = Var && Var->isLocalVarDecl() && !Var->getType()->isReferenceType()
+              ? Var->getInit()
+              : nullptr;
+    } else {
+      return dyn_cast<CallExpr>(E);
+    }
+  }
+  return nullptr;
+}
+
+/// The range of a lambda's trailing return type including the `->` and the
+/// blanks before it, so that removing it leaves `(args) {`.
+std::optional<CharSourceRange> trailingReturnRange(const LambdaExpr *Lambda,
+                                                   const SourceManager &SM,
+                                                   const LangOptions &LO) {
+  TypeSourceInfo *TSI = Lambda->getCallOperator()->getTypeSourceInfo();
+  if (!TSI)
+    return std::nullopt;
+  auto FTL = TSI->getTypeLoc().IgnoreParens().getAs<FunctionProtoTypeLoc>();
+  if (!FTL)
+    return std::nullopt;
+  SourceLocation ParamsEnd =
+      Lexer::getLocForEndOfToken(FTL.getRParenLoc(), 0, SM, LO);
+  SourceRange Return = FTL.getReturnLoc().getSourceRange();
+  if (ParamsEnd.isInvalid() || ParamsEnd.isMacroID() ||
+      Return.getBegin().isMacroID())
+    return std::nullopt;
+  llvm::StringRef Between = Lexer::getSourceText(
+      CharSourceRange::getCharRange(ParamsEnd, Return.getBegin()), SM, LO);
+  size_t Arrow = Between.rfind("->");
+  if (Arrow == llvm::StringRef::npos)
+    return std::nullopt;
+  size_t Start = Between.substr(0, Arrow).rtrim().size();
+  return Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(ParamsEnd.getLocWithOffset(Start),
+                                     Return.getEnd()),
+      SM, LO);
+}
+
+} // namespace
+
+TypeErasedPullbackCheck::TypeErasedPullbackCheck(StringRef Name,
+                                                 ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      PullbackNamesOption(Options.get("PullbackNames", DefaultPullbackNames)),
+      RRuleNamesOption(Options.get("RRuleNames", DefaultRRuleNames)),
+      RegistrationFunctionsOption(Options.get("RegistrationFunctions", "")),
+      ErasedTypesOption(Options.get("ErasedTypes", DefaultErasedTypes)),
+      TensorTypesOption(Options.get("TensorTypes", DefaultTensorTypes)),
+      Classifier(NamePattern(), NamePattern()) {
+  std::string Error;
+  auto Parse = [&](llvm::StringRef Option, llvm::StringRef Value) {
+    std::optional<NamePattern> P = NamePattern::parse(Value, Error);
+    if (!P)
+      configurationDiag("invalid %0 for %1: %2") << Option << getID() << Error;
+    return P ? std::move(*P) : NamePattern();
+  };
+  PullbackNames = Parse("PullbackNames", PullbackNamesOption);
+  RRuleNames = Parse("RRuleNames", RRuleNamesOption);
+  Classifier = ErasedTypeClassifier(Parse("ErasedTypes", ErasedTypesOption),
+                                    Parse("TensorTypes", TensorTypesOption));
+  if (!Registrations.parse(RegistrationFunctionsOption, Error))
+    configurationDiag("invalid RegistrationFunctions entry for %0: %1")
+        << getID() << Error;
+}
+
+void TypeErasedPullbackCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "PullbackNames", PullbackNamesOption);
+  Options.store(Opts, "RRuleNames", RRuleNamesOption);
+  Options.store(Opts, "RegistrationFunctions", RegistrationFunctionsOption);
+  Options.store(Opts, "ErasedTypes", ErasedTypesOption);
+  Options.store(Opts, "TensorTypes", TensorTypesOption);
+}
+
+void TypeErasedPullbackCheck::registerMatchers(MatchFinder *Finder) {
+  auto UserCode = unless(isExpansionInSystemHeader());
+  Finder->addMatcher(
+      functionDecl(UserCode, isDefinition(), pullbackFunction(this)).bind("fn"),
+      this);
+  Finder->addMatcher(
+      varDecl(UserCode, hasInitializer(expr()), pullbackVariable(this))
+          .bind("holder"),
+      this);
+  Finder->addMatcher(
+      functionDecl(UserCode, isDefinition(), rruleFunction(this)).bind("rrule"),
+      this);
+  if (!Registrations.empty())
+    Finder->addMatcher(
+        callExpr(UserCode, callee(functionDecl(registrationFunction(this))))
+            .bind("registration"),
+        this);
+  Finder->addMatcher(
+      callExpr(UserCode, callee(functionDecl(hasName("::std::any_cast"))),
+               argumentCountIs(1))
+          .bind("any_cast"),
+      this);
+}
+
+void TypeErasedPullbackCheck::addLambda(const LambdaExpr *Lambda,
+                                        const VarDecl *Holder) {
+  if (!Lambda)
+    return;
+  const FunctionDecl *Op = callTarget(Lambda->getCallOperator());
+  Pullbacks.insert({Op, Pullback{Op, Lambda, Holder}});
+}
+
+void TypeErasedPullbackCheck::addRRuleResults(const FunctionDecl *RRule) {
+  for (const ReturnStmt *Return : returnsOf(RRule)) {
+    const Expr *Value = Return->getRetValue();
+    if (!Value)
+      continue;
+    std::vector<const Expr *> Elements = elementsOf(Value);
+    ContainerKind Kind = containerKind(Value->getType());
+    if ((Kind == ContainerKind::Pair || Kind == ContainerKind::Tuple) &&
+        Elements.size() >= 2) {
+      addLambda(lambdaOf(Elements[1]), nullptr);
+      continue;
+    }
+    // A struct: the member named like a pullback.
+    const auto *Record = Value->getType()->getAsRecordDecl();
+    if (!Record || Elements.empty())
+      continue;
+    unsigned Index = 0;
+    for (const FieldDecl *Field : Record->fields()) {
+      if (Index >= Elements.size())
+        break;
+      if (Field->getIdentifier() && isPullbackName(Field->getName()))
+        addLambda(lambdaOf(Elements[Index]), nullptr);
+      ++Index;
+    }
+  }
+}
+
+void TypeErasedPullbackCheck::check(const MatchFinder::MatchResult &Result) {
+  Context = Result.Context;
+  if (const auto *Cast = Result.Nodes.getNodeAs<CallExpr>("any_cast")) {
+    AnyCasts.push_back(Cast);
+    return;
+  }
+  if (const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn")) {
+    // Also an annotated lambda call operator; its trailing return type is
+    // then rewritten like a function's.
+    const FunctionDecl *Target = callTarget(FD);
+    Pullbacks.insert({Target, Pullback{Target, nullptr, nullptr}});
+    return;
+  }
+  if (const auto *Holder = Result.Nodes.getNodeAs<VarDecl>("holder")) {
+    addLambda(lambdaOf(Holder->getInit()), Holder);
+    return;
+  }
+  if (const auto *RRule = Result.Nodes.getNodeAs<FunctionDecl>("rrule")) {
+    addRRuleResults(callTarget(RRule));
+    return;
+  }
+  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("registration")) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    const FunctionDecl *Named = Callee->getPrimaryTemplate()
+                                    ? Callee->getPrimaryTemplate()->getTemplatedDecl()
+                                    : Callee;
+    unsigned Offset = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
+    for (unsigned Index : Registrations.indicesFor(qualifiedSpelling(Named))) {
+      if (Index + Offset >= Call->getNumArgs())
+        continue;
+      const Expr *Arg = strip(Call->getArg(Index + Offset));
+      if (const LambdaExpr *Lambda = lambdaOf(Arg)) {
+        addLambda(Lambda, nullptr);
+      } else if (const auto *Ref = dyn_cast<DeclRefExpr>(
+                     strip(isa<UnaryOperator>(Arg)
+                               ? cast<UnaryOperator>(Arg)->getSubExpr()
+                               : Arg))) {
+        if (const auto *Fn = dyn_cast<FunctionDecl>(Ref->getDecl()))
+          Pullbacks.insert({callTarget(Fn), Pullback{callTarget(Fn), nullptr, nullptr}});
+      }
+    }
+  }
+}
+
+void TypeErasedPullbackCheck::onEndOfTranslationUnit() {
+  for (const auto &Entry : Pullbacks)
+    analyze(Entry.second);
+  Pullbacks.clear();
+  AnyCasts.clear();
+  Context = nullptr;
+}
+
+void TypeErasedPullbackCheck::analyze(const Pullback &P) {
+  const FunctionDecl *Fn = P.Function;
+  const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
+  const LambdaExpr *Lambda = P.Lambda;
+  if (!Fn->hasBody() || !Context)
+    return;
+  QualType Result = Fn->getReturnType();
+  if (Result->isUndeducedType())
+    return;
+  std::optional<QualType> Erased = Classifier.findErased(Result);
+  if (!Erased)
+    return;
+
+  const SourceManager &SM = Context->getSourceManager();
+  SourceLocation Loc = Lambda ? Lambda->getBeginLoc() : Fn->getLocation();
+  if (SM.isInSystemHeader(SM.getExpansionLoc(Loc)))
+    return;
+  std::string Name = P.Holder ? "'" + P.Holder->getName().str() + "'"
+                     : Lambda || (Method && Method->getParent()->isLambda())
+                         ? std::string("lambda")
+                         : "'" + Fn->getNameAsString() + "'";
+
+  ReturnAnalyzer Analyzer(Classifier, *Context);
+  struct Produced {
+    Concrete Type;
+    const ReturnStmt *First;
+  };
+  std::vector<Produced> Distinct;
+  bool AllConcrete = true, AnyBraced = false;
+  std::vector<const ReturnStmt *> Returns = returnsOf(Fn);
+  std::vector<const ReturnStmt *> Opaque;
+  for (const ReturnStmt *Return : Returns) {
+    const Expr *Value = Return->getRetValue();
+    if (!Value)
+      continue;
+    AnyBraced |= isa<InitListExpr>(strip(Value));
+    const CallExpr *OriginBefore = Analyzer.Origin;
+    bool UnknownBefore = Analyzer.Unknown;
+    std::optional<Concrete> C = Analyzer.concreteOf(Result, Value);
+    if (!C) {
+      AllConcrete = false;
+      if (Analyzer.Origin == OriginBefore && Analyzer.Unknown == UnknownBefore)
+        Analyzer.Unknown = true;
+      Opaque.push_back(Return);
+      continue;
+    }
+    if (llvm::none_of(Distinct, [&](const Produced &D) {
+          return D.Type.Key == C->Key;
+        }))
+      Distinct.push_back({*C, Return});
+  }
+
+  bool Direct = Classifier.isErased(Result);
+  auto Report = [&]() {
+    return Direct ? diag(Loc, "pullback %0 returns type-erased %1")
+                        << Name << *Erased
+                  : diag(Loc, "pullback %0 returns %1, which contains "
+                              "type-erased %2")
+                        << Name << Result << *Erased;
+  };
+
+  if (!AllConcrete || Distinct.size() != 1) {
+    Report();
+    if (Distinct.size() > 1)
+      for (const Produced &D : Distinct)
+        diag(D.First->getBeginLoc(), "this return produces '%0'",
+             DiagnosticIDs::Note)
+            << (D.Type.Spellable ? D.Type.Spelling : "a lambda");
+    if (Analyzer.Origin) {
+      // Innermost origin first: follow callees that pass erased values on.
+      std::vector<const FunctionDecl *> Chain;
+      llvm::SmallPtrSet<const FunctionDecl *, 4> Seen;
+      const CallExpr *Call = Analyzer.Origin;
+      while (Call && Chain.size() < 4) {
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        if (!Callee || !Seen.insert(Callee->getCanonicalDecl()).second)
+          break;
+        Chain.push_back(Callee);
+        const FunctionDecl *Def = Callee->getDefinition();
+        Call = nullptr;
+        if (Def)
+          for (const ReturnStmt *R : returnsOf(Def))
+            if (const auto *Inner = dyn_cast_or_null<CallExpr>(
+                    R->getRetValue() ? strip(R->getRetValue()) : nullptr);
+                Inner && Inner->getDirectCallee() &&
+                Classifier.findErased(Inner->getType()))
+              Call = Inner;
+      }
+      for (const FunctionDecl *Callee : llvm::reverse(Chain))
+        diag(Callee->getLocation(), "the erasure comes from %0, which returns %1",
+             DiagnosticIDs::Note)
+            << Callee << Callee->getReturnType();
+    } else if (Analyzer.Unknown && !Opaque.empty()) {
+      diag(Opaque.front()->getBeginLoc(),
+           "this return already produces a type-erased value",
+           DiagnosticIDs::Note);
+    }
+    return;
+  }
+
+  // One concrete type: declare it, unwrap the conversions, drop the casts.
+  const Concrete &Type = Distinct.front().Type;
+  std::vector<FixItHint> Hints = Analyzer.Edits;
+  bool CanFix = !Analyzer.EditsInMacro;
+  const LangOptions &LO = getLangOpts();
+  if (Lambda) {
+    if (Lambda->hasExplicitResultType()) {
+      std::optional<CharSourceRange> Trailing =
+          trailingReturnRange(Lambda, SM, LO);
+      if (!Trailing)
+        CanFix = false;
+      else if (!AnyBraced)
+        Hints.push_back(FixItHint::CreateRemoval(*Trailing));
+      else if (Type.Spellable)
+        Hints.push_back(FixItHint::CreateReplacement(
+            Fn->getReturnTypeSourceRange(), Type.Spelling));
+      else
+        CanFix = false;
+    }
+  } else if (!Fn->getDeclaredReturnType()->getContainedDeducedType()) {
+    for (const FunctionDecl *Redecl : Fn->redecls()) {
+      SourceRange Range = Redecl->getReturnTypeSourceRange();
+      if (Range.isInvalid() || Range.getBegin().isMacroID()) {
+        CanFix = false;
+        break;
+      }
+      if (Type.Spellable)
+        Hints.push_back(FixItHint::CreateReplacement(Range, Type.Spelling));
+      else if (Fn->getPreviousDecl() || AnyBraced)
+        CanFix = false;
+      else
+        Hints.push_back(FixItHint::CreateReplacement(Range, "auto"));
+    }
+  }
+  for (const CallExpr *Cast : AnyCasts) {
+    const CallExpr *Source = castOperandSource(Cast->getArg(0));
+    const FunctionDecl *Callee = Source ? Source->getDirectCallee() : nullptr;
+    if (!Callee || callTarget(Callee) != Fn)
+      continue;
+    Analyzer.Edits.clear();
+    Analyzer.replace(Cast->getSourceRange(),
+                     Analyzer.text(Cast->getArg(0)->getSourceRange()));
+    CanFix &= !Analyzer.EditsInMacro;
+    Hints.insert(Hints.end(), Analyzer.Edits.begin(), Analyzer.Edits.end());
+  }
+  DiagnosticBuilder D = Report();
+  if (CanFix)
+    D << Hints;
+}
+
+} // namespace clang::tidy::gradlint

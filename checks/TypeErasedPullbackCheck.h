@@ -1,0 +1,72 @@
+//===--- TypeErasedPullbackCheck.h - gradlint -----------------------------===//
+
+#ifndef GRADLINT_CHECKS_TYPEERASEDPULLBACKCHECK_H
+#define GRADLINT_CHECKS_TYPEERASEDPULLBACKCHECK_H
+
+#include "utils/ErasedTypes.h"
+#include "utils/NamePattern.h"
+#include "utils/OptionLists.h"
+#include "utils/Pullbacks.h"
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace clang::tidy::gradlint {
+
+/// Flags a pullback whose declared or deduced result is, or contains, a
+/// type-erased type.
+///
+/// For the user-facing documentation see:
+/// docs/checks/gradlint-type-erased-pullback.md
+class TypeErasedPullbackCheck : public ClangTidyCheck {
+public:
+  TypeErasedPullbackCheck(StringRef Name, ClangTidyContext *Context);
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus14;
+  }
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+
+  bool isPullbackName(llvm::StringRef Name) const {
+    return PullbackNames.matches(Name);
+  }
+  bool isRRuleName(llvm::StringRef Name) const { return RRuleNames.matches(Name); }
+  bool mayBeRegistration(llvm::StringRef Name) const {
+    return Registrations.mayMatch(Name);
+  }
+
+private:
+  /// A recognised pullback: a function, or a lambda (Function is then its
+  /// call operator) with the variable holding it, if any.
+  struct Pullback {
+    const FunctionDecl *Function = nullptr;
+    const LambdaExpr *Lambda = nullptr;
+    const VarDecl *Holder = nullptr;
+  };
+
+  void addLambda(const LambdaExpr *Lambda, const VarDecl *Holder);
+  void addRRuleResults(const FunctionDecl *RRule);
+  void analyze(const Pullback &P);
+
+  const std::string PullbackNamesOption;
+  const std::string RRuleNamesOption;
+  const std::string RegistrationFunctionsOption;
+  const std::string ErasedTypesOption;
+  const std::string TensorTypesOption;
+
+  NamePattern PullbackNames;
+  NamePattern RRuleNames;
+  FunctionArgumentList Registrations;
+  ErasedTypeClassifier Classifier;
+
+  // Per translation unit: pullbacks in the order found (deterministic
+  // output), and the std::any_cast calls a fix may have to remove.
+  llvm::MapVector<const FunctionDecl *, Pullback> Pullbacks;
+  std::vector<const CallExpr *> AnyCasts;
+  ASTContext *Context = nullptr;
+};
+
+} // namespace clang::tidy::gradlint
+
+#endif

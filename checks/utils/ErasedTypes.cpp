@@ -1,0 +1,91 @@
+//===--- ErasedTypes.cpp - recognise type-erased types --------------------===//
+
+#include "utils/ErasedTypes.h"
+#include "utils/Spelling.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace clang::tidy::gradlint {
+
+std::string qualifiedClassName(QualType T) {
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD)
+    return {};
+  return qualifiedSpelling(RD);
+}
+
+ContainerKind containerKind(QualType T) {
+  std::string Name = qualifiedClassName(T);
+  return llvm::StringSwitch<ContainerKind>(Name)
+      .Case("std::tuple", ContainerKind::Tuple)
+      .Case("std::pair", ContainerKind::Pair)
+      .Case("std::array", ContainerKind::Array)
+      .Case("std::vector", ContainerKind::Vector)
+      .Case("std::optional", ContainerKind::Optional)
+      .Default(ContainerKind::None);
+}
+
+static const TemplateArgumentList *templateArguments(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType()->getAsCXXRecordDecl());
+  return Spec ? &Spec->getTemplateArgs() : nullptr;
+}
+
+bool ErasedTypeClassifier::isTensorType(QualType T) const {
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() && TensorTypes.matches(RD->getName());
+}
+
+bool ErasedTypeClassifier::isErased(QualType T) const {
+  T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  if (const auto *PT = T->getAs<PointerType>())
+    return PT->getPointeeType()->isVoidType();
+  std::string Name = qualifiedClassName(T);
+  if (Name.empty())
+    return false;
+  if (ErasedTypes.matches(Name))
+    return true;
+  const TemplateArgumentList *Args = templateArguments(T);
+  if (!Args)
+    return false;
+  if (Name == "std::shared_ptr" || Name == "std::unique_ptr")
+    return Args->size() > 0 && Args->get(0).getKind() == TemplateArgument::Type &&
+           Args->get(0).getAsType()->isVoidType();
+  if (Name == "std::variant") {
+    // A variant over several tensor types is a tensor whose rank or dtype is
+    // only known at run time.
+    unsigned Tensors = 0;
+    for (const TemplateArgument &Pack : Args->asArray())
+      if (Pack.getKind() == TemplateArgument::Pack)
+        for (const TemplateArgument &Alt : Pack.pack_elements())
+          Tensors += Alt.getKind() == TemplateArgument::Type &&
+                     isTensorType(Alt.getAsType());
+    return Tensors > 1;
+  }
+  return false;
+}
+
+std::optional<QualType> ErasedTypeClassifier::findErased(QualType T) const {
+  if (isErased(T))
+    return T.getNonReferenceType().getUnqualifiedType();
+  if (containerKind(T) == ContainerKind::None)
+    return std::nullopt;
+  const TemplateArgumentList *Args = templateArguments(T);
+  if (!Args)
+    return std::nullopt;
+  for (const TemplateArgument &Arg : Args->asArray()) {
+    if (Arg.getKind() == TemplateArgument::Type) {
+      if (auto Found = findErased(Arg.getAsType()))
+        return Found;
+    } else if (Arg.getKind() == TemplateArgument::Pack) {
+      for (const TemplateArgument &Element : Arg.pack_elements())
+        if (Element.getKind() == TemplateArgument::Type)
+          if (auto Found = findErased(Element.getAsType()))
+            return Found;
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace clang::tidy::gradlint

@@ -1,0 +1,53 @@
+//===--- ErasedTypes.h - recognise type-erased types ----------------------===//
+//
+// The C++ forms of Julia's `Any`: std::any, std::function, void*,
+// std::shared_ptr<void>, a std::variant over several tensor types, and
+// user-listed rank- or dtype-erased tensor types. A type "contains" an erased
+// type through std::tuple, std::pair, std::array, std::vector and
+// std::optional, recursively.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRADLINT_CHECKS_UTILS_ERASEDTYPES_H
+#define GRADLINT_CHECKS_UTILS_ERASEDTYPES_H
+
+#include "utils/NamePattern.h"
+#include "clang/AST/Type.h"
+#include <optional>
+
+namespace clang::tidy::gradlint {
+
+/// The containers an erased type is looked for inside of.
+enum class ContainerKind { None, Tuple, Pair, Array, Vector, Optional };
+
+/// Which kind of std container \p T is (ContainerKind::None otherwise).
+ContainerKind containerKind(QualType T);
+
+/// The qualified name of a class type's declaration (template name for a
+/// specialisation), without inline namespaces: "std::vector".
+std::string qualifiedClassName(QualType T);
+
+class ErasedTypeClassifier {
+public:
+  /// \p ErasedTypes: globs over qualified class names (`std::any`,
+  /// `refcat::AnyTensor`); \p TensorTypes: globs over unqualified class names
+  /// that are tensors, for the std::variant rule.
+  ErasedTypeClassifier(NamePattern ErasedTypes, NamePattern TensorTypes)
+      : ErasedTypes(std::move(ErasedTypes)), TensorTypes(std::move(TensorTypes)) {}
+
+  /// Whether \p T itself is a type-erased type.
+  bool isErased(QualType T) const;
+
+  /// The first erased type in \p T, looking through the containers.
+  std::optional<QualType> findErased(QualType T) const;
+
+private:
+  bool isTensorType(QualType T) const;
+
+  NamePattern ErasedTypes;
+  NamePattern TensorTypes;
+};
+
+} // namespace clang::tidy::gradlint
+
+#endif

@@ -1,0 +1,105 @@
+//===--- Pullbacks.cpp - recognise pullbacks ------------------------------===//
+
+#include "utils/Pullbacks.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+namespace clang::tidy::gradlint {
+
+bool hasPullbackAnnotation(const Decl *D) {
+  for (const auto *A : D->specific_attrs<AnnotateAttr>())
+    if (A->getAnnotation() == PullbackAnnotation)
+      return true;
+  return false;
+}
+
+const Expr *stripTemporaries(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E))
+      E = Cleanups->getSubExpr();
+    else if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = Temp->getSubExpr();
+    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = Bind->getSubExpr();
+    else
+      return E;
+  }
+}
+
+const LambdaExpr *lambdaOf(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = stripTemporaries(E);
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(E))
+      return Lambda;
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E)) {
+      E = Cast->getSubExpr();
+      continue;
+    }
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+      // std::function<...>(lambda), std::move(lambda) into a callable.
+      E = Construct->getNumArgs() == 1 ? Construct->getArg(0) : nullptr;
+      continue;
+    }
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      E = Var && Var->isLocalVarDecl() ? Var->getInit() : nullptr;
+      continue;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      // std::move(pullback)
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      E = Callee && Callee->isInStdNamespace() && Callee->getName() == "move" &&
+                  Call->getNumArgs() == 1
+              ? Call->getArg(0)
+              : nullptr;
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+std::vector<const Expr *> elementsOf(const Expr *E) {
+  E = stripTemporaries(E);
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+    E = stripTemporaries(Cast->getSubExpr());
+  std::vector<const Expr *> Elements;
+  if (const auto *List = dyn_cast<InitListExpr>(E)) {
+    for (const Expr *Init : List->inits())
+      Elements.push_back(Init);
+  } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+    for (const Expr *Arg : Construct->arguments())
+      Elements.push_back(Arg);
+  } else if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (Callee && Callee->isInStdNamespace() &&
+        (Callee->getName() == "make_pair" || Callee->getName() == "make_tuple" ||
+         Callee->getName() == "tuple"))
+      for (const Expr *Arg : Call->arguments())
+        Elements.push_back(Arg);
+  }
+  return Elements;
+}
+
+namespace {
+class ReturnCollector : public RecursiveASTVisitor<ReturnCollector> {
+public:
+  std::vector<const ReturnStmt *> Returns;
+  bool VisitReturnStmt(ReturnStmt *S) {
+    Returns.push_back(S);
+    return true;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
+};
+} // namespace
+
+std::vector<const ReturnStmt *> returnsOf(const FunctionDecl *FD) {
+  ReturnCollector Collector;
+  if (Stmt *Body = FD->getBody())
+    Collector.TraverseStmt(Body);
+  return std::move(Collector.Returns);
+}
+
+} // namespace clang::tidy::gradlint

@@ -1,0 +1,54 @@
+//===--- Pullbacks.h - recognise pullbacks --------------------------------===//
+//
+// A pullback is the backward function of an operation. gradlint recognises
+// one in four ways, each configurable:
+//  1. by name: a function, method or lambda (through the variable holding
+//     it) named like `pullback`, `backward`, `vjp`, `*_pullback`, ...;
+//  2. as the callable an rrule-style function returns: the second element of
+//     a pair/tuple, or a struct member named like a pullback;
+//  3. as the callable passed to a registration function (`tape.record(op,
+//     pullback)`, configured as `function:argument-index`);
+//  4. by the annotation [[clang::annotate("gradlint::pullback")]].
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRADLINT_CHECKS_UTILS_PULLBACKS_H
+#define GRADLINT_CHECKS_UTILS_PULLBACKS_H
+
+#include "utils/NamePattern.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+#include <vector>
+
+namespace clang::tidy::gradlint {
+
+inline constexpr llvm::StringLiteral PullbackAnnotation = "gradlint::pullback";
+inline constexpr llvm::StringLiteral DefaultPullbackNames =
+    "pullback;backward;vjp;grad_fn;*_pullback;*_backward;*Backward";
+inline constexpr llvm::StringLiteral DefaultRRuleNames =
+    "rrule;*_rrule;vjp_rule";
+
+/// Strips what does not change which value an expression denotes:
+/// parentheses, implicit casts, temporaries, full-expression cleanups.
+const Expr *stripTemporaries(const Expr *E);
+
+/// Whether \p D carries [[clang::annotate("gradlint::pullback")]].
+bool hasPullbackAnnotation(const Decl *D);
+
+/// The lambda an expression evaluates to, looking through conversions to an
+/// erased callable, temporaries, casts and a local variable initialised with
+/// a lambda. Null when it is not a lambda.
+const LambdaExpr *lambdaOf(const Expr *E);
+
+/// The elements of an aggregate-like expression: a braced list, the
+/// arguments of a constructor call (pair, tuple, struct), or of
+/// std::make_pair/std::make_tuple. Empty when \p E is none of these.
+std::vector<const Expr *> elementsOf(const Expr *E);
+
+/// The return statements of a function body, not those of nested lambdas
+/// or local classes.
+std::vector<const ReturnStmt *> returnsOf(const FunctionDecl *FD);
+
+} // namespace clang::tidy::gradlint
+
+#endif

@@ -1,0 +1,21 @@
+//===--- Spelling.h - how gradlint writes names into code and messages ----===//
+
+#ifndef GRADLINT_CHECKS_UTILS_SPELLING_H
+#define GRADLINT_CHECKS_UTILS_SPELLING_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include <string>
+
+namespace clang::tidy::gradlint {
+
+/// The policy fixes are spelled with: inline namespaces (std::__1,
+/// library ABI tags) and unwritten scopes left out.
+PrintingPolicy spellingPolicy(const ASTContext &Ctx);
+
+/// \p D's qualified name as a user writes it: `refcat::cat`, `std::vector`.
+std::string qualifiedSpelling(const NamedDecl *D);
+
+} // namespace clang::tidy::gradlint
+
+#endif
