@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ErasedPullbackStorageCheck.h"
 #include "RuntimeConcatAxisCheck.h"
 #include "TypeErasedPullbackCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -17,6 +18,8 @@ namespace gradlint {
 class GradlintModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<ErasedPullbackStorageCheck>(
+        "gradlint-erased-pullback-storage");
     Factories.registerCheck<RuntimeConcatAxisCheck>(
         "gradlint-runtime-concat-axis");
     Factories.registerCheck<TypeErasedPullbackCheck>(

@@ -388,8 +388,9 @@ std::optional<CharSourceRange> trailingReturnRange(const LambdaExpr *Lambda,
 TypeErasedPullbackCheck::TypeErasedPullbackCheck(StringRef Name,
                                                  ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
-      PullbackNamesOption(Options.get("PullbackNames", DefaultPullbackNames)),
-      RRuleNamesOption(Options.get("RRuleNames", DefaultRRuleNames)),
+      PullbackNamesOption(
+          Options.getLocalOrGlobal("PullbackNames", DefaultPullbackNames)),
+      RRuleNamesOption(Options.getLocalOrGlobal("RRuleNames", DefaultRRuleNames)),
       RegistrationFunctionsOption(Options.get("RegistrationFunctions", "")),
       ErasedTypesOption(Options.get("ErasedTypes", DefaultErasedTypes)),
       TensorTypesOption(Options.get("TensorTypes", DefaultTensorTypes)),

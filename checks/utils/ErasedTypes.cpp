@@ -9,10 +9,14 @@
 namespace clang::tidy::gradlint {
 
 std::string qualifiedClassName(QualType T) {
-  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!RD)
-    return {};
-  return qualifiedSpelling(RD);
+  T = T.getNonReferenceType();
+  if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
+    return qualifiedSpelling(RD);
+  // A dependent specialisation (`std::function<T(T)>` in a template).
+  if (const auto *TST = T->getAs<TemplateSpecializationType>())
+    if (const TemplateDecl *TD = TST->getTemplateName().getAsTemplateDecl())
+      return qualifiedSpelling(TD);
+  return {};
 }
 
 ContainerKind containerKind(QualType T) {

@@ -24,7 +24,8 @@ enum class ContainerKind { None, Tuple, Pair, Array, Vector, Optional };
 ContainerKind containerKind(QualType T);
 
 /// The qualified name of a class type's declaration (template name for a
-/// specialisation), without inline namespaces: "std::vector".
+/// specialisation, dependent or not), without inline namespaces:
+/// "std::vector".
 std::string qualifiedClassName(QualType T);
 
 class ErasedTypeClassifier {

@@ -158,7 +158,8 @@ class GradlintCommandTest(unittest.TestCase):
     def test_default_checks_are_gradlint_only(self):
         r = self.gradlint("--list-checks", compiler_args=False)
         self.assertEqual(r.returncode, 0)
-        self.assertEqual(r.stdout.split(), ["Enabled", "checks:", "gradlint-runtime-concat-axis",
+        self.assertEqual(r.stdout.split(), ["Enabled", "checks:", "gradlint-erased-pullback-storage",
+                                            "gradlint-runtime-concat-axis",
                                             "gradlint-type-erased-pullback"])
 
     def test_no_checks_enabled_exits_3(self):
@@ -181,7 +182,12 @@ class GradlintCommandTest(unittest.TestCase):
                      "gradlint-type-erased-pullback.RegistrationFunctions: ''",
                      "gradlint-type-erased-pullback.ErasedTypes: 'std::any;boost::any;"
                      "std::function;std::move_only_function;std::copyable_function'",
-                     "gradlint-type-erased-pullback.TensorTypes: '*Tensor*;*Array*'"]:
+                     "gradlint-type-erased-pullback.TensorTypes: '*Tensor*;*Array*'",
+                     "gradlint-erased-pullback-storage.ErasedCallables: "
+                     "'std::function;std::move_only_function;std::copyable_function'",
+                     "gradlint-erased-pullback-storage.PullbackNames: "
+                     "'pullback;backward;vjp;grad_fn;*_pullback;*_backward;*Backward'",
+                     "gradlint-erased-pullback-storage.RRuleNames: 'rrule;*_rrule;vjp_rule'"]:
             self.assertIn(line, r.stdout)
 
     # --- fixing -----------------------------------------------------------

@@ -1,0 +1,300 @@
+//===--- ErasedPullbackStorageCheck.cpp - gradlint ------------------------===//
+//
+// Julia's opaque `∂(λ)`: a pullback closure kept in std::function costs an
+// allocation and an indirect call, and hides the closure's result type from
+// the compiler, even where nothing needs the erasure. Two places are
+// rewritten to the closure's own type (`auto`):
+//  * a local variable initialised from the lambda and then only called,
+//    copied, moved or returned (never reassigned, never asked for `bool`,
+//    never bound to a non-const reference);
+//  * the std::function result of an rrule-style function whose returns all
+//    produce the same lambda, when callers see the definition.
+// Members and containers are not looked at: holding callables of different
+// types is what erasure is for.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ErasedPullbackStorageCheck.h"
+#include "utils/ErasedTypes.h"
+#include "utils/Pullbacks.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::gradlint {
+namespace {
+
+constexpr llvm::StringLiteral DefaultErasedCallables =
+    "std::function;std::move_only_function;std::copyable_function";
+
+AST_MATCHER_P(QualType, erasedCallable, const ErasedPullbackStorageCheck *,
+              Check) {
+  return Check->isErasedCallable(Node);
+}
+
+AST_MATCHER_P(FunctionDecl, rruleLikeFunction,
+              const ErasedPullbackStorageCheck *, Check) {
+  const IdentifierInfo *II = Node.getIdentifier();
+  return II && (Check->isRRuleName(II->getName()) ||
+                Check->isPullbackName(II->getName()) ||
+                hasPullbackAnnotation(&Node));
+}
+
+/// Whether every use of \p Var in \p Body works just as well with the
+/// closure's own type: calls, copies and moves into by-value or const
+/// reference parameters, returns. Anything else (assignment, `if (pb)`,
+/// `pb.target<...>()`, a non-const reference) needs the erased type.
+class ClosureUses : public RecursiveASTVisitor<ClosureUses> {
+public:
+  explicit ClosureUses(const VarDecl *Var) : Var(Var) {}
+
+  bool onlyClosureUses(Stmt *Body) {
+    TraverseStmt(Body);
+    return llvm::all_of(Uses, [&](const DeclRefExpr *Use) {
+      return Allowed.contains(Use);
+    });
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (Ref->getDecl() == Var)
+      Uses.push_back(Ref);
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Call) {
+    if (Call->getOperator() == OO_Call)
+      allow(Call->getArg(0));
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || isa<CXXOperatorCallExpr>(Call))
+      return true;
+    if (Callee->isInStdNamespace() && Callee->getName() == "move") {
+      allow(Call->getArg(0));
+      return true;
+    }
+    for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams(); ++I)
+      if (acceptsClosure(Callee->getParamDecl(I)->getType()))
+        allow(Call->getArg(I));
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *Construct) {
+    // A copy or a conversion (into another std::function, say).
+    if (Construct->getNumArgs() == 1)
+      allow(Construct->getArg(0));
+    return true;
+  }
+  bool VisitReturnStmt(ReturnStmt *Return) {
+    if (const Expr *Value = Return->getRetValue()) {
+      allow(Value);
+      for (const Expr *Element : elementsOf(Value))
+        allow(Element);
+    }
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *Other) {
+    if (Other != Var && Other->hasInit() &&
+        !Other->getType()->isReferenceType())
+      allow(Other->getInit());
+    return true;
+  }
+
+private:
+  static bool acceptsClosure(QualType Param) {
+    if (!Param->isReferenceType())
+      return true;
+    QualType Pointee = Param->getPointeeType();
+    return Pointee.isConstQualified() || Param->isRValueReferenceType();
+  }
+  void allow(const Expr *E) {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(stripTemporaries(E)))
+      Allowed.insert(Ref);
+  }
+
+  const VarDecl *Var;
+  std::vector<const DeclRefExpr *> Uses;
+  llvm::SmallPtrSet<const DeclRefExpr *, 8> Allowed;
+};
+
+/// The range of the type as written for \p Var, without cv-qualifiers:
+/// `const std::function<G(G)> pb` -> `std::function<G(G)>`.
+std::optional<CharSourceRange> writtenTypeRange(const VarDecl *Var) {
+  TypeSourceInfo *TSI = Var->getTypeSourceInfo();
+  if (!TSI)
+    return std::nullopt;
+  TypeLoc Loc = TSI->getTypeLoc().getUnqualifiedLoc();
+  SourceRange Range = Loc.getSourceRange();
+  if (Range.isInvalid() || Range.getBegin().isMacroID() ||
+      Range.getEnd().isMacroID())
+    return std::nullopt;
+  return CharSourceRange::getTokenRange(Range);
+}
+
+bool isOnlyDeclarationInStatement(const VarDecl *Var, const Stmt *Body) {
+  bool Alone = false;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *Var;
+    bool &Alone;
+    Finder(const VarDecl *Var, bool &Alone) : Var(Var), Alone(Alone) {}
+    bool VisitDeclStmt(DeclStmt *S) {
+      for (const Decl *D : S->decls())
+        if (D == Var)
+          Alone = S->isSingleDecl();
+      return true;
+    }
+  } F(Var, Alone);
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return Alone;
+}
+
+} // namespace
+
+ErasedPullbackStorageCheck::ErasedPullbackStorageCheck(StringRef Name,
+                                                       ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      PullbackNamesOption(
+          Options.getLocalOrGlobal("PullbackNames", DefaultPullbackNames)),
+      RRuleNamesOption(Options.getLocalOrGlobal("RRuleNames", DefaultRRuleNames)),
+      ErasedCallablesOption(
+          Options.get("ErasedCallables", DefaultErasedCallables)) {
+  std::string Error;
+  auto Parse = [&](llvm::StringRef Option, llvm::StringRef Value) {
+    std::optional<NamePattern> P = NamePattern::parse(Value, Error);
+    if (!P)
+      configurationDiag("invalid %0 for %1: %2") << Option << getID() << Error;
+    return P ? std::move(*P) : NamePattern();
+  };
+  PullbackNames = Parse("PullbackNames", PullbackNamesOption);
+  RRuleNames = Parse("RRuleNames", RRuleNamesOption);
+  ErasedCallables = Parse("ErasedCallables", ErasedCallablesOption);
+}
+
+void ErasedPullbackStorageCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "PullbackNames", PullbackNamesOption);
+  Options.store(Opts, "RRuleNames", RRuleNamesOption);
+  Options.store(Opts, "ErasedCallables", ErasedCallablesOption);
+}
+
+bool ErasedPullbackStorageCheck::isErasedCallable(QualType T) const {
+  std::string Name = qualifiedClassName(T);
+  return !Name.empty() && ErasedCallables.matches(Name);
+}
+
+void ErasedPullbackStorageCheck::registerMatchers(MatchFinder *Finder) {
+  auto UserCode = unless(isExpansionInSystemHeader());
+  Finder->addMatcher(
+      varDecl(UserCode, hasLocalStorage(), unless(parmVarDecl()),
+              hasType(qualType(erasedCallable(this))), hasInitializer(expr()))
+          .bind("local"),
+      this);
+  Finder->addMatcher(functionDecl(UserCode, isDefinition(), rruleLikeFunction(this),
+                                  returns(qualType(erasedCallable(this))))
+                         .bind("fn"),
+                     this);
+}
+
+void ErasedPullbackStorageCheck::check(const MatchFinder::MatchResult &Result) {
+  if (const auto *Var = Result.Nodes.getNodeAs<VarDecl>("local")) {
+    // The enclosing function from the declaration context: no parent map.
+    if (const auto *Enclosing =
+            dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod()))
+      checkLocal(Var, Enclosing);
+  } else if (const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn"))
+    checkReturnType(Fn);
+}
+
+void ErasedPullbackStorageCheck::checkLocal(const VarDecl *Var,
+                                            const FunctionDecl *Enclosing) {
+  if (Var->getType()->isReferenceType() || !lambdaOf(Var->getInit()) ||
+      Enclosing->isTemplateInstantiation())
+    return;
+  // A pullback: by name or annotation, or returned second by an rrule.
+  bool IsPullback = hasPullbackAnnotation(Var) ||
+                    (Var->getIdentifier() && isPullbackName(Var->getName()));
+  if (!IsPullback && Enclosing->getIdentifier() &&
+      isRRuleName(Enclosing->getName()))
+    for (const ReturnStmt *Return : returnsOf(Enclosing))
+      if (const Expr *Value = Return->getRetValue()) {
+        std::vector<const Expr *> Elements = elementsOf(Value);
+        if (Elements.size() >= 2)
+          if (const auto *Ref =
+                  dyn_cast<DeclRefExpr>(stripTemporaries(Elements[1])))
+            IsPullback |= Ref->getDecl() == Var;
+      }
+  if (!IsPullback)
+    return;
+  Stmt *Body = Enclosing->getBody();
+  if (!ClosureUses(Var).onlyClosureUses(Body))
+    return;
+  DiagnosticBuilder D =
+      diag(Var->getLocation(),
+           "pullback %0 is stored in %1; its closure type would do")
+      << Var << Var->getType();
+  std::optional<CharSourceRange> Type = writtenTypeRange(Var);
+  if (Type && isOnlyDeclarationInStatement(Var, Body))
+    D << FixItHint::CreateReplacement(*Type, "auto");
+}
+
+void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
+  if (Fn->isTemplateInstantiation())
+    return; // the template itself is checked
+  std::vector<const ReturnStmt *> Returns = returnsOf(Fn);
+  const LambdaExpr *Lambda = nullptr;
+  for (const ReturnStmt *Return : Returns) {
+    const LambdaExpr *Returned =
+        Return->getRetValue() ? lambdaOf(Return->getRetValue()) : nullptr;
+    if (!Returned || (Lambda && Returned != Lambda))
+      return; // the erasure joins different callables
+    Lambda = Returned;
+  }
+  if (!Lambda)
+    return;
+  const SourceManager &SM = Fn->getASTContext().getSourceManager();
+  // `auto` needs every caller to see the definition.
+  bool CallersSeeDefinition =
+      Fn->isInlined() || Fn->isTemplated() || !Fn->isExternallyVisible() ||
+      !SM.isInMainFile(SM.getExpansionLoc(Fn->getLocation()));
+  SourceRange ReturnType = Fn->getReturnTypeSourceRange();
+  auto Report = [&] {
+    return diag(Fn->getLocation(), "%0 returns its pullback as %1; its "
+                                   "closure type would do")
+           << Fn << Fn->getReturnType();
+  };
+  if (!CallersSeeDefinition || Fn->getPreviousDecl()) {
+    Report();
+    diag(Fn->getLocation(),
+         "callers in other translation units see only the declaration of %0; "
+         "define it inline (in a header) to return the closure type",
+         DiagnosticIDs::Note)
+        << Fn;
+    return;
+  }
+  DiagnosticBuilder D = Report();
+  if (ReturnType.isInvalid() || ReturnType.getBegin().isMacroID() ||
+      ReturnType.getEnd().isMacroID())
+    return;
+  D << FixItHint::CreateReplacement(CharSourceRange::getTokenRange(ReturnType),
+                                    "auto");
+  // `return std::function<G(G)>(lambda);` would still return the erased type.
+  for (const ReturnStmt *Return : Returns) {
+    const Expr *Value = stripTemporaries(Return->getRetValue());
+    const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Value);
+    if (!Cast)
+      continue;
+    CharSourceRange Inner = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(Lambda->getSourceRange()), SM,
+        getLangOpts());
+    CharSourceRange Outer = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(Cast->getSourceRange()), SM,
+        getLangOpts());
+    if (Inner.isValid() && Outer.isValid())
+      D << FixItHint::CreateReplacement(
+          Outer, Lexer::getSourceText(Inner, SM, getLangOpts()));
+  }
+}
+
+} // namespace clang::tidy::gradlint

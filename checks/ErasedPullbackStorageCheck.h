@@ -1,0 +1,47 @@
+//===--- ErasedPullbackStorageCheck.h - gradlint --------------------------===//
+
+#ifndef GRADLINT_CHECKS_ERASEDPULLBACKSTORAGECHECK_H
+#define GRADLINT_CHECKS_ERASEDPULLBACKSTORAGECHECK_H
+
+#include "utils/NamePattern.h"
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace clang::tidy::gradlint {
+
+/// Flags a pullback closure stored in an erased callable (std::function,
+/// std::move_only_function, or a configured type) when its own type would
+/// do.
+///
+/// For the user-facing documentation see:
+/// docs/checks/gradlint-erased-pullback-storage.md
+class ErasedPullbackStorageCheck : public ClangTidyCheck {
+public:
+  ErasedPullbackStorageCheck(StringRef Name, ClangTidyContext *Context);
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus14;
+  }
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+
+  bool isErasedCallable(QualType T) const;
+  bool isPullbackName(llvm::StringRef Name) const {
+    return PullbackNames.matches(Name);
+  }
+  bool isRRuleName(llvm::StringRef Name) const { return RRuleNames.matches(Name); }
+
+private:
+  void checkLocal(const VarDecl *Var, const FunctionDecl *Enclosing);
+  void checkReturnType(const FunctionDecl *Fn);
+
+  const std::string PullbackNamesOption;
+  const std::string RRuleNamesOption;
+  const std::string ErasedCallablesOption;
+  NamePattern PullbackNames;
+  NamePattern RRuleNames;
+  NamePattern ErasedCallables;
+};
+
+} // namespace clang::tidy::gradlint
+
+#endif
