@@ -149,6 +149,29 @@ public:
     Edits.push_back(FixItHint::CreateReplacement(Range, std::move(Text)));
   }
 
+  /// Removes what \p Outer writes around \p Inner (`std::any(` and `)`),
+  /// leaving edits inside \p Inner (another check's fix) free to apply.
+  void unwrap(const Expr *Outer, const Expr *Inner) {
+    SourceRange O = Outer->getSourceRange();
+    if (O.getBegin().isMacroID() || O.getEnd().isMacroID()) {
+      EditsInMacro = true;
+      return;
+    }
+    CharSourceRange OuterRange = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(O), SM, Ctx.getLangOpts());
+    CharSourceRange InnerRange = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(Inner->getSourceRange()), SM,
+        Ctx.getLangOpts());
+    if (OuterRange.isInvalid() || InnerRange.isInvalid()) {
+      EditsInMacro = true;
+      return;
+    }
+    Edits.push_back(FixItHint::CreateRemoval(
+        CharSourceRange::getCharRange(OuterRange.getBegin(), InnerRange.getBegin())));
+    Edits.push_back(FixItHint::CreateRemoval(
+        CharSourceRange::getCharRange(InnerRange.getEnd(), OuterRange.getEnd())));
+  }
+
 private:
   /// Looks through an explicit or implicit conversion into an erased type:
   /// `std::any(x)`, `std::any{x}`, `static_cast<void *>(p)`, a converting
@@ -183,7 +206,7 @@ private:
       Concrete C = spell(Made);
       if (Call->getNumArgs() == 1 &&
           Ctx.hasSameUnqualifiedType(strip(Call->getArg(0))->getType(), Made))
-        replace(E->getSourceRange(), text(Call->getArg(0)->getSourceRange()));
+        unwrap(E, Call->getArg(0));
       else if (Call->getNumArgs() == 0)
         replace(E->getSourceRange(), C.Spelling + "()");
       else
@@ -215,7 +238,7 @@ private:
       return std::nullopt;
     }
     if (Explicit)
-      replace(Outer->getSourceRange(), text(E->getSourceRange()));
+      unwrap(Outer, E);
     return spell(E->getType());
   }
 
@@ -670,8 +693,7 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
     if (!Callee || callTarget(Callee) != Fn)
       continue;
     Analyzer.Edits.clear();
-    Analyzer.replace(Cast->getSourceRange(),
-                     Analyzer.text(Cast->getArg(0)->getSourceRange()));
+    Analyzer.unwrap(Cast, Cast->getArg(0));
     CanFix &= !Analyzer.EditsInMacro;
     Hints.insert(Hints.end(), Analyzer.Edits.begin(), Analyzer.Edits.end());
   }

@@ -5,7 +5,10 @@
 set -euo pipefail
 build=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
-gradlint="$root/$build/bin/gradlint"
+case "$build" in
+  /*) gradlint="$build/bin/gradlint" ;;
+  *) gradlint="$root/$build/bin/gradlint" ;;
+esac
 fixture="$root/fixtures/demo/dense_block.cpp"
 flags=(-std=c++17 "-I$root/fixtures/lint/include")
 clangxx=$(command -v clang++-22 || echo /usr/lib/llvm-22/bin/clang++)
@@ -22,7 +25,10 @@ trap 'rm -rf "$work"' EXIT
 cp "$fixture" "$work/dense_block.cpp"
 banner "gradlint --fix: the diff"
 "$gradlint" --quiet --fix "$work/dense_block.cpp" -- "${flags[@]}" >/dev/null 2>&1 || true
-diff -u --label before --label after "$fixture" "$work/dense_block.cpp" || true
+if diff -u --label before --label after "$fixture" "$work/dense_block.cpp"; then
+  echo "demo: --fix changed nothing" >&2
+  exit 1
+fi
 
 banner "the fixed file compiles"
 "$clangxx" -fsyntax-only "${flags[@]}" "$work/dense_block.cpp" && echo "clang++ -fsyntax-only: ok"

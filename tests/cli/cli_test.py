@@ -197,6 +197,17 @@ class GradlintCommandTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(self.read("a.cpp"), FIXED)
 
+    def test_fixes_of_two_checks_in_one_expression_both_apply(self):
+        self.write("a.cpp", '#include "tensor.h"\n#include <any>\n'
+                   "std::any mul_pullback(const mock::Tensor<float, 4> &dy) {\n"
+                   "  return std::any(mock::cat(dy, dy, 1));\n}\n")
+        r = self.gradlint("--fix", "a.cpp")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(self.read("a.cpp"),
+                         '#include "tensor.h"\n#include <any>\n'
+                         "mock::Tensor<float, 4> mul_pullback(const mock::Tensor<float, 4> &dy) {\n"
+                         "  return mock::cat<1>(dy, dy);\n}\n")
+
     def test_export_fixes_to_unwritable_path_exits_3(self):
         r = self.gradlint("--export-fixes=/nonexistent-dir/fixes.yaml", "a.cpp")
         self.assertEqual(r.returncode, 3)
