@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Analysis speed of gradlint against the parse it runs on.
+
+For each corpus, times (whole process, wall clock) and peak memory of
+  (a) clang++-22 -fsyntax-only             the floor: parsing alone
+  (b) clang-tidy-22 --load=libgradlint-tidy.so --checks=-*,gradlint-*
+  (c) gradlint (all gradlint checks)
+  (d) gradlint with one check configured to match nothing (driver overhead)
+measured interleaved (a b c d a b c d ...), several rounds, and prints the
+median (min..max) and the ratio of medians to (a). A report, not a test.
+
+usage: bench/analysis_bench.py [--build build] [--rounds 5]
+"""
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+INCLUDE = os.path.join(ROOT, "fixtures", "lint", "include")
+LLVM_BIN = "/usr/lib/llvm-22/bin"
+
+STD_HEADERS = """algorithm any array atomic bitset chrono complex condition_variable deque
+exception filesystem forward_list fstream functional future iomanip ios iostream
+istream iterator limits list locale map memory memory_resource mutex numeric
+optional ostream queue random ratio regex scoped_allocator set shared_mutex
+sstream stack stdexcept streambuf string string_view system_error thread tuple
+type_traits typeindex typeinfo unordered_map unordered_set utility valarray
+variant vector""".split()
+
+
+def measure(cmd):
+    """(seconds, peak KiB) of one run; the command must succeed."""
+    start = time.perf_counter()
+    proc = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit(f"benchmark command failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr[-2000:]}")
+    peak = int(proc.stderr.strip().splitlines()[-1])
+    return elapsed, peak
+
+
+def tools(build, files, flags):
+    gradlint = os.path.join(build, "bin", "gradlint")
+    plugin = os.path.join(build, "lib", "libgradlint-tidy.so")
+    idle = ("--config={CheckOptions: {gradlint-runtime-concat-axis.FunctionNames: ''}}")
+    return {
+        "clang++ -fsyntax-only": [[f"{LLVM_BIN}/clang++", "-fsyntax-only", *flags, f] for f in files],
+        "clang-tidy + plugin": [[f"{LLVM_BIN}/clang-tidy", f"--load={plugin}", "--quiet",
+                                 "--checks=-*,gradlint-*", f, "--", *flags] for f in files],
+        "gradlint": [[gradlint, "--quiet", f, "--", *flags] for f in files],
+        "gradlint, idle matcher": [[gradlint, "--quiet", "--checks=-*,gradlint-runtime-concat-axis",
+                                    idle, f, "--", *flags] for f in files],
+    }
+
+
+def run_corpus(name, files, flags, build, rounds):
+    commands = tools(build, files, flags)
+    times = {tool: [] for tool in commands}
+    peaks = {tool: 0 for tool in commands}
+    for _ in range(rounds):
+        for tool, cmds in commands.items():
+            total = 0.0
+            for cmd in cmds:
+                seconds, peak = measure(cmd)
+                total += seconds
+                peaks[tool] = max(peaks[tool], peak)
+            times[tool].append(total)
+    base = statistics.median(times["clang++ -fsyntax-only"])
+    base_peak = peaks["clang++ -fsyntax-only"]
+    print(f"\n### {name} ({len(files)} file{'s' if len(files) > 1 else ''})\n")
+    print("| tool | median s | min..max s | time vs parse | peak MiB | memory vs parse |")
+    print("|---|---|---|---|---|---|")
+    for tool, samples in times.items():
+        median = statistics.median(samples)
+        print(f"| {tool} | {median:.3f} | {min(samples):.3f}..{max(samples):.3f} | "
+              f"{median / base:.2f}x | {peaks[tool] / 1024:.0f} | {peaks[tool] / base_peak:.2f}x |")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--functions", type=int, default=3000)
+    opts = parser.parse_args()
+    build = os.path.abspath(opts.build)
+    print("# gradlint analysis benchmark\n")
+    print(f"- machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}")
+    print(f"- command: bench/analysis_bench.py --rounds {opts.rounds} --functions {opts.functions}")
+    print(f"- rounds: {opts.rounds}, interleaved; times are whole-process wall clock summed over the corpus")
+    with tempfile.TemporaryDirectory(prefix="gradlint-bench-") as tmp:
+        large = os.path.join(tmp, "large_tu.cpp")
+        subprocess.run([sys.executable, os.path.join(ROOT, "bench", "gen_large_tu.py"), large,
+                        "--functions", str(opts.functions)], check=True)
+        headers = os.path.join(tmp, "std_headers.cpp")
+        with open(headers, "w", encoding="utf-8") as f:
+            f.write("".join(f"#include <{h}>\n" for h in STD_HEADERS))
+            f.write('#include "tensor.h"\nauto v = mock::cat(mock::Tensor<float, 2>{}, '
+                    'mock::Tensor<float, 2>{}, 1);\n')
+        fixtures = sorted(
+            os.path.join(d, f) for d in [os.path.join(ROOT, "fixtures", "lint", c)
+                                         for c in ("gradlint-type-erased-pullback",
+                                                   "gradlint-erased-pullback-storage")]
+            for f in os.listdir(d) if f.endswith(".cpp")) + [
+            os.path.join(ROOT, "fixtures", "demo", "dense_block.cpp")]
+        flags = ["-std=c++17", f"-I{INCLUDE}"]
+        # C++23: one case uses std::move_only_function.
+        run_corpus("fixture sources (pullback lint cases and the demo)", fixtures,
+                   ["-std=c++23", f"-I{INCLUDE}"], build, opts.rounds)
+        run_corpus(f"generated large translation unit ({opts.functions} functions)", [large],
+                   flags, build, opts.rounds)
+        run_corpus("header-heavy translation unit (the C++ standard library)", [headers], flags,
+                   build, opts.rounds)
+
+
+if __name__ == "__main__":
+    main()
