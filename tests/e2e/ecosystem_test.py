@@ -15,6 +15,7 @@ LLVM_BIN = os.environ["GRADLINT_LLVM_BIN"]
 INCLUDE = os.environ["GRADLINT_LINT_INCLUDE"]
 PROJECT = os.environ["GRADLINT_ECOSYSTEM_FIXTURE"]
 CLANG_TIDY_DIFF = os.environ["GRADLINT_CLANG_TIDY_DIFF"]
+PLUGIN = os.environ["GRADLINT_PLUGIN"]
 CHECKS = "-checks=-*,gradlint-*"
 
 
@@ -98,6 +99,15 @@ class EcosystemTest(unittest.TestCase):
         proc = subprocess.run(["cmake", "--build", build], capture_output=True, text=True)
         self.assertNotEqual(proc.returncode, 0)
         self.assertIn("error: constant axis", proc.stdout)
+
+    @unittest.skipUnless(shutil.which("clang-tidy-14"), "no other clang-tidy version installed")
+    def test_plugin_refuses_another_clang_tidy_version(self):
+        proc = subprocess.run(["clang-tidy-14", f"--load={PLUGIN}", "--checks=-*,gradlint-*",
+                               os.path.join(self.src, "encoder.cpp"), "--"],
+                              capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 3)
+        self.assertIn("libgradlint-tidy.so: built for clang-tidy 22", proc.stderr)
+        self.assertIn("Use clang-tidy-22, or the gradlint command", proc.stderr)
 
     def test_clang_apply_replacements_applies_each_fix_once(self):
         build = self.configure()
