@@ -155,22 +155,15 @@ bool isOnlyDeclarationInStatement(const VarDecl *Var, const Stmt *Body) {
 
 ErasedPullbackStorageCheck::ErasedPullbackStorageCheck(StringRef Name,
                                                        ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : GradlintCheck(Name, Context),
       PullbackNamesOption(
           Options.getLocalOrGlobal("PullbackNames", DefaultPullbackNames)),
       RRuleNamesOption(Options.getLocalOrGlobal("RRuleNames", DefaultRRuleNames)),
       ErasedCallablesOption(
           Options.get("ErasedCallables", DefaultErasedCallables)) {
-  std::string Error;
-  auto Parse = [&](llvm::StringRef Option, llvm::StringRef Value) {
-    std::optional<NamePattern> P = NamePattern::parse(Value, Error);
-    if (!P)
-      configurationDiag("invalid %0 for %1: %2") << Option << getID() << Error;
-    return P ? std::move(*P) : NamePattern();
-  };
-  PullbackNames = Parse("PullbackNames", PullbackNamesOption);
-  RRuleNames = Parse("RRuleNames", RRuleNamesOption);
-  ErasedCallables = Parse("ErasedCallables", ErasedCallablesOption);
+  PullbackNames = namePatternOption("PullbackNames", PullbackNamesOption);
+  RRuleNames = namePatternOption("RRuleNames", RRuleNamesOption);
+  ErasedCallables = namePatternOption("ErasedCallables", ErasedCallablesOption);
 }
 
 void ErasedPullbackStorageCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {

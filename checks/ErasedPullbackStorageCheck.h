@@ -3,8 +3,7 @@
 #ifndef GRADLINT_CHECKS_ERASEDPULLBACKSTORAGECHECK_H
 #define GRADLINT_CHECKS_ERASEDPULLBACKSTORAGECHECK_H
 
-#include "utils/NamePattern.h"
-#include "clang-tidy/ClangTidyCheck.h"
+#include "utils/GradlintCheck.h"
 
 namespace clang::tidy::gradlint {
 
@@ -14,7 +13,7 @@ namespace clang::tidy::gradlint {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/gradlint-erased-pullback-storage.md
-class ErasedPullbackStorageCheck : public ClangTidyCheck {
+class ErasedPullbackStorageCheck : public GradlintCheck {
 public:
   ErasedPullbackStorageCheck(StringRef Name, ClangTidyContext *Context);
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {

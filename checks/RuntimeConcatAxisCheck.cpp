@@ -154,7 +154,7 @@ std::string templateArgumentText(const Expr *Axis, llvm::StringRef AxisText) {
 
 RuntimeConcatAxisCheck::RuntimeConcatAxisCheck(StringRef Name,
                                                ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : GradlintCheck(Name, Context),
       FunctionNamesOption(Options.get("FunctionNames", DefaultFunctionNames)),
       AxisParameterNamesOption(
           Options.get("AxisParameterNames", DefaultAxisParameterNames)),
@@ -167,19 +167,10 @@ RuntimeConcatAxisCheck::RuntimeConcatAxisCheck(StringRef Name,
 }
 
 void RuntimeConcatAxisCheck::parseOptions() {
+  FunctionNames = namePatternOption("FunctionNames", FunctionNamesOption);
+  AxisParameterNames =
+      namePatternOption("AxisParameterNames", AxisParameterNamesOption);
   std::string Error;
-  if (std::optional<NamePattern> P =
-          NamePattern::parse(FunctionNamesOption, Error))
-    FunctionNames = std::move(*P);
-  else
-    configurationDiag("invalid FunctionNames for %0: %1") << getID() << Error;
-  if (std::optional<NamePattern> P =
-          NamePattern::parse(AxisParameterNamesOption, Error))
-    AxisParameterNames = std::move(*P);
-  else
-    configurationDiag("invalid AxisParameterNames for %0: %1")
-        << getID() << Error;
-
   if (!AxisArguments.parse(AxisArgumentsOption, Error))
     configurationDiag("invalid AxisArguments entry for %0: %1")
         << getID() << Error;

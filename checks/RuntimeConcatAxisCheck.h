@@ -7,7 +7,7 @@
 #include "utils/CompileTimeForm.h"
 #include "utils/NamePattern.h"
 #include "utils/OptionLists.h"
-#include "clang-tidy/ClangTidyCheck.h"
+#include "utils/GradlintCheck.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -18,7 +18,7 @@ namespace clang::tidy::gradlint {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/gradlint-runtime-concat-axis.md
-class RuntimeConcatAxisCheck : public ClangTidyCheck {
+class RuntimeConcatAxisCheck : public GradlintCheck {
 public:
   RuntimeConcatAxisCheck(StringRef Name, ClangTidyContext *Context);
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {

@@ -410,7 +410,7 @@ std::optional<CharSourceRange> trailingReturnRange(const LambdaExpr *Lambda,
 
 TypeErasedPullbackCheck::TypeErasedPullbackCheck(StringRef Name,
                                                  ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : GradlintCheck(Name, Context),
       PullbackNamesOption(
           Options.getLocalOrGlobal("PullbackNames", DefaultPullbackNames)),
       RRuleNamesOption(Options.getLocalOrGlobal("RRuleNames", DefaultRRuleNames)),
@@ -418,17 +418,12 @@ TypeErasedPullbackCheck::TypeErasedPullbackCheck(StringRef Name,
       ErasedTypesOption(Options.get("ErasedTypes", DefaultErasedTypes)),
       TensorTypesOption(Options.get("TensorTypes", DefaultTensorTypes)),
       Classifier(NamePattern(), NamePattern()) {
+  PullbackNames = namePatternOption("PullbackNames", PullbackNamesOption);
+  RRuleNames = namePatternOption("RRuleNames", RRuleNamesOption);
+  Classifier = ErasedTypeClassifier(
+      namePatternOption("ErasedTypes", ErasedTypesOption),
+      namePatternOption("TensorTypes", TensorTypesOption));
   std::string Error;
-  auto Parse = [&](llvm::StringRef Option, llvm::StringRef Value) {
-    std::optional<NamePattern> P = NamePattern::parse(Value, Error);
-    if (!P)
-      configurationDiag("invalid %0 for %1: %2") << Option << getID() << Error;
-    return P ? std::move(*P) : NamePattern();
-  };
-  PullbackNames = Parse("PullbackNames", PullbackNamesOption);
-  RRuleNames = Parse("RRuleNames", RRuleNamesOption);
-  Classifier = ErasedTypeClassifier(Parse("ErasedTypes", ErasedTypesOption),
-                                    Parse("TensorTypes", TensorTypesOption));
   if (!Registrations.parse(RegistrationFunctionsOption, Error))
     configurationDiag("invalid RegistrationFunctions entry for %0: %1")
         << getID() << Error;

@@ -7,7 +7,7 @@
 #include "utils/NamePattern.h"
 #include "utils/OptionLists.h"
 #include "utils/Pullbacks.h"
-#include "clang-tidy/ClangTidyCheck.h"
+#include "utils/GradlintCheck.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace clang::tidy::gradlint {
@@ -17,7 +17,7 @@ namespace clang::tidy::gradlint {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/gradlint-type-erased-pullback.md
-class TypeErasedPullbackCheck : public ClangTidyCheck {
+class TypeErasedPullbackCheck : public GradlintCheck {
 public:
   TypeErasedPullbackCheck(StringRef Name, ClangTidyContext *Context);
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
