@@ -36,14 +36,6 @@ AST_MATCHER_P(QualType, erasedCallable, const ErasedPullbackStorageCheck *,
   return Check->isErasedCallable(Node);
 }
 
-AST_MATCHER_P(FunctionDecl, rruleLikeFunction,
-              const ErasedPullbackStorageCheck *, Check) {
-  const IdentifierInfo *II = Node.getIdentifier();
-  return II && (Check->isRRuleName(II->getName()) ||
-                Check->isPullbackName(II->getName()) ||
-                hasPullbackAnnotation(&Node));
-}
-
 /// Whether every use of \p Var in \p Body works just as well with the
 /// closure's own type: calls, copies and moves into by-value or const
 /// reference parameters, returns. Anything else (assignment, `if (pb)`,
@@ -156,19 +148,14 @@ bool isOnlyDeclarationInStatement(const VarDecl *Var, const Stmt *Body) {
 ErasedPullbackStorageCheck::ErasedPullbackStorageCheck(StringRef Name,
                                                        ClangTidyContext *Context)
     : GradlintCheck(Name, Context),
-      PullbackNamesOption(
-          Options.getLocalOrGlobal("PullbackNames", DefaultPullbackNames)),
-      RRuleNamesOption(Options.getLocalOrGlobal("RRuleNames", DefaultRRuleNames)),
+      Naming(*this, Options),
       ErasedCallablesOption(
           Options.get("ErasedCallables", DefaultErasedCallables)) {
-  PullbackNames = namePatternOption("PullbackNames", PullbackNamesOption);
-  RRuleNames = namePatternOption("RRuleNames", RRuleNamesOption);
   ErasedCallables = namePatternOption("ErasedCallables", ErasedCallablesOption);
 }
 
 void ErasedPullbackStorageCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "PullbackNames", PullbackNamesOption);
-  Options.store(Opts, "RRuleNames", RRuleNamesOption);
+  Naming.store(Options, Opts);
   Options.store(Opts, "ErasedCallables", ErasedCallablesOption);
 }
 
@@ -184,7 +171,8 @@ void ErasedPullbackStorageCheck::registerMatchers(MatchFinder *Finder) {
               hasType(qualType(erasedCallable(this))), hasInitializer(expr()))
           .bind("local"),
       this);
-  Finder->addMatcher(functionDecl(UserCode, isDefinition(), rruleLikeFunction(this),
+  Finder->addMatcher(functionDecl(UserCode, isDefinition(),
+                                  anyOf(rruleDecl(&Naming), pullbackDecl(&Naming)),
                                   returns(qualType(erasedCallable(this))))
                          .bind("fn"),
                      this);
@@ -206,10 +194,8 @@ void ErasedPullbackStorageCheck::checkLocal(const VarDecl *Var,
       Enclosing->isTemplateInstantiation())
     return;
   // A pullback: by name or annotation, or returned second by an rrule.
-  bool IsPullback = hasPullbackAnnotation(Var) ||
-                    (Var->getIdentifier() && isPullbackName(Var->getName()));
-  if (!IsPullback && Enclosing->getIdentifier() &&
-      isRRuleName(Enclosing->getName()))
+  bool IsPullback = Naming.isPullback(*Var);
+  if (!IsPullback && Naming.isRRule(*Enclosing))
     for (const ReturnStmt *Return : returnsOf(Enclosing))
       if (const Expr *Value = Return->getRetValue()) {
         std::vector<const Expr *> Elements = elementsOf(Value);

@@ -4,6 +4,7 @@
 #define GRADLINT_CHECKS_ERASEDPULLBACKSTORAGECHECK_H
 
 #include "utils/GradlintCheck.h"
+#include "utils/Pullbacks.h"
 
 namespace clang::tidy::gradlint {
 
@@ -24,20 +25,13 @@ public:
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
 
   bool isErasedCallable(QualType T) const;
-  bool isPullbackName(llvm::StringRef Name) const {
-    return PullbackNames.matches(Name);
-  }
-  bool isRRuleName(llvm::StringRef Name) const { return RRuleNames.matches(Name); }
 
 private:
   void checkLocal(const VarDecl *Var, const FunctionDecl *Enclosing);
   void checkReturnType(const FunctionDecl *Fn);
 
-  const std::string PullbackNamesOption;
-  const std::string RRuleNamesOption;
+  PullbackNaming Naming;
   const std::string ErasedCallablesOption;
-  NamePattern PullbackNames;
-  NamePattern RRuleNames;
   NamePattern ErasedCallables;
 };
 

@@ -33,37 +33,21 @@ constexpr llvm::StringLiteral DefaultErasedTypes =
     "std::copyable_function";
 constexpr llvm::StringLiteral DefaultTensorTypes = "*Tensor*;*Array*";
 
-AST_MATCHER_P(FunctionDecl, pullbackFunction, const TypeErasedPullbackCheck *,
-              Check) {
-  if (hasPullbackAnnotation(&Node))
-    return true;
-  const IdentifierInfo *II = Node.getIdentifier();
-  return II && Check->isPullbackName(II->getName());
-}
-
-AST_MATCHER_P(VarDecl, pullbackVariable, const TypeErasedPullbackCheck *,
-              Check) {
-  return hasPullbackAnnotation(&Node) ||
-         (Node.getIdentifier() && Check->isPullbackName(Node.getName()));
-}
-
-AST_MATCHER_P(FunctionDecl, rruleFunction, const TypeErasedPullbackCheck *,
-              Check) {
-  const IdentifierInfo *II = Node.getIdentifier();
-  return II && Check->isRRuleName(II->getName());
-}
-
 AST_MATCHER_P(FunctionDecl, registrationFunction,
               const TypeErasedPullbackCheck *, Check) {
   const IdentifierInfo *II = Node.getIdentifier();
   return II && Check->mayBeRegistration(II->getName());
 }
 
-const Expr *strip(const Expr *E) { return stripTemporaries(E); }
-
 bool isStdFunctionNamed(const FunctionDecl *FD, llvm::StringRef Name) {
   return FD && FD->isInStdNamespace() && FD->getIdentifier() &&
          FD->getName() == Name;
+}
+
+/// `f` for `&f`, \p E otherwise.
+const Expr *addressOperand(const Expr *E) {
+  const auto *AddrOf = dyn_cast<UnaryOperator>(E);
+  return AddrOf && AddrOf->getOpcode() == UO_AddrOf ? AddrOf->getSubExpr() : E;
 }
 
 /// The concrete type a return produces, as it will be written.
@@ -193,7 +177,7 @@ private:
   }
 
   std::optional<Concrete> leaf(QualType Target, const Expr *Written) {
-    const Expr *E = strip(Written);
+    const Expr *E = stripTemporaries(Written);
     // std::make_any<T>(args...) -> the T it makes.
     if (const auto *Call = dyn_cast<CallExpr>(E);
         Call && isStdFunctionNamed(Call->getDirectCallee(), "make_any")) {
@@ -205,7 +189,7 @@ private:
       QualType Made = Args->get(0).getAsType();
       Concrete C = spell(Made);
       if (Call->getNumArgs() == 1 &&
-          Ctx.hasSameUnqualifiedType(strip(Call->getArg(0))->getType(), Made))
+          Ctx.hasSameUnqualifiedType(stripTemporaries(Call->getArg(0))->getType(), Made))
         unwrap(E, Call->getArg(0));
       else if (Call->getNumArgs() == 0)
         replace(E->getSourceRange(), C.Spelling + "()");
@@ -227,7 +211,7 @@ private:
         break;
       Explicit |= isa<ExplicitCastExpr, CXXUnresolvedConstructExpr>(E) ||
                   isa<CXXTemporaryObjectExpr>(E);
-      E = strip(Operand);
+      E = stripTemporaries(Operand);
     }
     if (Classifier.isErased(E->getType())) {
       // Already erased: from a call (the origin to report), or a variable.
@@ -255,17 +239,17 @@ private:
   }
 
   static const InitListExpr *initializerList(const Expr *E) {
-    E = strip(E);
+    E = stripTemporaries(E);
     if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
-      E = strip(Cast->getSubExpr());
+      E = stripTemporaries(Cast->getSubExpr());
     if (const auto *List = dyn_cast<InitListExpr>(E))
       return List;
     // vector(initializer_list, allocator = default)
     if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
       if (Construct->getNumArgs() >= 1)
         if (const auto *StdList = dyn_cast<CXXStdInitializerListExpr>(
-                strip(Construct->getArg(0))))
-          return dyn_cast<InitListExpr>(strip(StdList->getSubExpr()));
+                stripTemporaries(Construct->getArg(0))))
+          return dyn_cast<InitListExpr>(stripTemporaries(StdList->getSubExpr()));
     return nullptr;
   }
 
@@ -276,7 +260,7 @@ private:
     const InitListExpr *List = initializerList(Written);
     // std::array<T, N>{{...}}: the braces of the inner C array.
     if (List && List->getNumInits() == 1)
-      if (const auto *Inner = dyn_cast<InitListExpr>(strip(List->getInit(0)));
+      if (const auto *Inner = dyn_cast<InitListExpr>(stripTemporaries(List->getInit(0)));
           Inner && Inner->getType()->isArrayType())
         List = Inner;
     ContainerKind Kind = containerKind(Target);
@@ -303,7 +287,7 @@ private:
     if (Kind == ContainerKind::Array)
       Spelling += ", " + toString(Spec->getTemplateArgs().get(1).getAsIntegral(), 10);
     Spelling += ">";
-    respellWrittenType(strip(Written), Spelling);
+    respellWrittenType(stripTemporaries(Written), Spelling);
     return Concrete{Spelling, Name + "<" + First->Key + ">", true};
   }
 
@@ -320,7 +304,7 @@ private:
     }
     std::vector<const Expr *> Elements = elementsOf(Written);
     if (Elements.size() != Types.size()) {
-      const Expr *E = strip(Written);
+      const Expr *E = stripTemporaries(Written);
       if (const auto *Call = dyn_cast<CallExpr>(E); Call && Call->getDirectCallee() &&
                                                     !Classifier.findErased(E->getType()))
         return spell(E->getType());
@@ -341,7 +325,7 @@ private:
     }
     Spelling += ">";
     Key += ">";
-    respellWrittenType(strip(Written), Spelling);
+    respellWrittenType(stripTemporaries(Written), Spelling);
     return Concrete{Spelling, Key, true};
   }
 
@@ -355,7 +339,7 @@ private:
 /// `pb(dy)[0]`, `std::get<0>(pb(dy))`, or a local initialised with one.
 const CallExpr *castOperandSource(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < 6; ++Depth) {
-    E = strip(E);
+    E = stripTemporaries(E);
     if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
       E = Subscript->getBase();
     } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
@@ -411,15 +395,10 @@ std::optional<CharSourceRange> trailingReturnRange(const LambdaExpr *Lambda,
 TypeErasedPullbackCheck::TypeErasedPullbackCheck(StringRef Name,
                                                  ClangTidyContext *Context)
     : GradlintCheck(Name, Context),
-      PullbackNamesOption(
-          Options.getLocalOrGlobal("PullbackNames", DefaultPullbackNames)),
-      RRuleNamesOption(Options.getLocalOrGlobal("RRuleNames", DefaultRRuleNames)),
       RegistrationFunctionsOption(Options.get("RegistrationFunctions", "")),
       ErasedTypesOption(Options.get("ErasedTypes", DefaultErasedTypes)),
       TensorTypesOption(Options.get("TensorTypes", DefaultTensorTypes)),
-      Classifier(NamePattern(), NamePattern()) {
-  PullbackNames = namePatternOption("PullbackNames", PullbackNamesOption);
-  RRuleNames = namePatternOption("RRuleNames", RRuleNamesOption);
+      Naming(*this, Options), Classifier(NamePattern(), NamePattern()) {
   Classifier = ErasedTypeClassifier(
       namePatternOption("ErasedTypes", ErasedTypesOption),
       namePatternOption("TensorTypes", TensorTypesOption));
@@ -430,8 +409,7 @@ TypeErasedPullbackCheck::TypeErasedPullbackCheck(StringRef Name,
 }
 
 void TypeErasedPullbackCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "PullbackNames", PullbackNamesOption);
-  Options.store(Opts, "RRuleNames", RRuleNamesOption);
+  Naming.store(Options, Opts);
   Options.store(Opts, "RegistrationFunctions", RegistrationFunctionsOption);
   Options.store(Opts, "ErasedTypes", ErasedTypesOption);
   Options.store(Opts, "TensorTypes", TensorTypesOption);
@@ -440,14 +418,14 @@ void TypeErasedPullbackCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 void TypeErasedPullbackCheck::registerMatchers(MatchFinder *Finder) {
   auto UserCode = unless(isExpansionInSystemHeader());
   Finder->addMatcher(
-      functionDecl(UserCode, isDefinition(), pullbackFunction(this)).bind("fn"),
+      functionDecl(UserCode, isDefinition(), pullbackDecl(&Naming)).bind("fn"),
       this);
   Finder->addMatcher(
-      varDecl(UserCode, hasInitializer(expr()), pullbackVariable(this))
+      varDecl(UserCode, hasInitializer(expr()), pullbackDecl(&Naming))
           .bind("holder"),
       this);
   Finder->addMatcher(
-      functionDecl(UserCode, isDefinition(), rruleFunction(this)).bind("rrule"),
+      functionDecl(UserCode, isDefinition(), rruleDecl(&Naming)).bind("rrule"),
       this);
   if (!Registrations.empty())
     Finder->addMatcher(
@@ -489,7 +467,7 @@ void TypeErasedPullbackCheck::addRRuleResults(const FunctionDecl *RRule) {
     for (const FieldDecl *Field : Record->fields()) {
       if (Index >= Elements.size())
         break;
-      if (Field->getIdentifier() && isPullbackName(Field->getName()))
+      if (Naming.isNamedLikePullback(*Field))
         addLambda(lambdaOf(Elements[Index]), nullptr);
       ++Index;
     }
@@ -526,13 +504,11 @@ void TypeErasedPullbackCheck::check(const MatchFinder::MatchResult &Result) {
     for (unsigned Index : Registrations.indicesFor(qualifiedSpelling(Named))) {
       if (Index + Offset >= Call->getNumArgs())
         continue;
-      const Expr *Arg = strip(Call->getArg(Index + Offset));
+      const Expr *Arg = stripTemporaries(Call->getArg(Index + Offset));
       if (const LambdaExpr *Lambda = lambdaOf(Arg)) {
         addLambda(Lambda, nullptr);
       } else if (const auto *Ref = dyn_cast<DeclRefExpr>(
-                     strip(isa<UnaryOperator>(Arg)
-                               ? cast<UnaryOperator>(Arg)->getSubExpr()
-                               : Arg))) {
+                     stripTemporaries(addressOperand(Arg)))) {
         if (const auto *Fn = dyn_cast<FunctionDecl>(Ref->getDecl()))
           Pullbacks.insert({callTarget(Fn), Pullback{callTarget(Fn), nullptr, nullptr}});
       }
@@ -583,7 +559,7 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
     const Expr *Value = Return->getRetValue();
     if (!Value)
       continue;
-    AnyBraced |= isa<InitListExpr>(strip(Value));
+    AnyBraced |= isa<InitListExpr>(stripTemporaries(Value));
     const CallExpr *OriginBefore = Analyzer.Origin;
     bool UnknownBefore = Analyzer.Unknown;
     std::optional<Concrete> C = Analyzer.concreteOf(Result, Value);
@@ -631,7 +607,7 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
         if (Def)
           for (const ReturnStmt *R : returnsOf(Def))
             if (const auto *Inner = dyn_cast_or_null<CallExpr>(
-                    R->getRetValue() ? strip(R->getRetValue()) : nullptr);
+                    R->getRetValue() ? stripTemporaries(R->getRetValue()) : nullptr);
                 Inner && Inner->getDirectCallee() &&
                 Classifier.findErased(Inner->getType()))
               Call = Inner;

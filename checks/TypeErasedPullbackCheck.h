@@ -28,10 +28,6 @@ public:
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override;
 
-  bool isPullbackName(llvm::StringRef Name) const {
-    return PullbackNames.matches(Name);
-  }
-  bool isRRuleName(llvm::StringRef Name) const { return RRuleNames.matches(Name); }
   bool mayBeRegistration(llvm::StringRef Name) const {
     return Registrations.mayMatch(Name);
   }
@@ -49,14 +45,11 @@ private:
   void addRRuleResults(const FunctionDecl *RRule);
   void analyze(const Pullback &P);
 
-  const std::string PullbackNamesOption;
-  const std::string RRuleNamesOption;
   const std::string RegistrationFunctionsOption;
   const std::string ErasedTypesOption;
   const std::string TensorTypesOption;
 
-  NamePattern PullbackNames;
-  NamePattern RRuleNames;
+  PullbackNaming Naming;
   FunctionArgumentList Registrations;
   ErasedTypeClassifier Classifier;
 

@@ -10,7 +10,7 @@ namespace clang::tidy::gradlint {
 
 /// A clang-tidy check with gradlint's option helpers.
 class GradlintCheck : public ClangTidyCheck {
-protected:
+public:
   using ClangTidyCheck::ClangTidyCheck;
 
   /// Parses the glob list \p Value of option \p Option; an invalid one is

@@ -13,6 +13,19 @@ bool hasPullbackAnnotation(const Decl *D) {
   return false;
 }
 
+PullbackNaming::PullbackNaming(GradlintCheck &Check,
+                               const ClangTidyCheck::OptionsView &Options)
+    : NamesOption(Options.getLocalOrGlobal("PullbackNames", DefaultPullbackNames)),
+      RRulesOption(Options.getLocalOrGlobal("RRuleNames", DefaultRRuleNames)),
+      Names(Check.namePatternOption("PullbackNames", NamesOption)),
+      RRules(Check.namePatternOption("RRuleNames", RRulesOption)) {}
+
+void PullbackNaming::store(const ClangTidyCheck::OptionsView &Options,
+                           ClangTidyOptions::OptionMap &Opts) const {
+  Options.store(Opts, "PullbackNames", NamesOption);
+  Options.store(Opts, "RRuleNames", RRulesOption);
+}
+
 const Expr *stripTemporaries(const Expr *E) {
   while (true) {
     E = E->IgnoreParenImpCasts();

@@ -15,9 +15,11 @@
 #ifndef GRADLINT_CHECKS_UTILS_PULLBACKS_H
 #define GRADLINT_CHECKS_UTILS_PULLBACKS_H
 
+#include "utils/GradlintCheck.h"
 #include "utils/NamePattern.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
 #include <vector>
 
 namespace clang::tidy::gradlint {
@@ -34,6 +36,43 @@ const Expr *stripTemporaries(const Expr *E);
 
 /// Whether \p D carries [[clang::annotate("gradlint::pullback")]].
 bool hasPullbackAnnotation(const Decl *D);
+
+/// The PullbackNames and RRuleNames options that both pullback checks read
+/// (as local or global options, so that one setting serves both).
+class PullbackNaming {
+public:
+  PullbackNaming(GradlintCheck &Check,
+                 const ClangTidyCheck::OptionsView &Options);
+  void store(const ClangTidyCheck::OptionsView &Options,
+             ClangTidyOptions::OptionMap &Opts) const;
+
+  /// Named like a pullback (function, method, variable, member).
+  bool isNamedLikePullback(const NamedDecl &D) const {
+    return D.getIdentifier() && Names.matches(D.getName());
+  }
+  /// Named like a pullback or annotated as one.
+  bool isPullback(const NamedDecl &D) const {
+    return hasPullbackAnnotation(&D) || isNamedLikePullback(D);
+  }
+  /// Named like an rrule-style function.
+  bool isRRule(const NamedDecl &D) const {
+    return D.getIdentifier() && RRules.matches(D.getName());
+  }
+
+private:
+  std::string NamesOption;
+  std::string RRulesOption;
+  NamePattern Names;
+  NamePattern RRules;
+};
+
+AST_MATCHER_P(NamedDecl, pullbackDecl, const PullbackNaming *, Naming) {
+  return Naming->isPullback(Node);
+}
+
+AST_MATCHER_P(NamedDecl, rruleDecl, const PullbackNaming *, Naming) {
+  return Naming->isRRule(Node);
+}
 
 /// The lambda an expression evaluates to, looking through conversions to an
 /// erased callable, temporaries, casts and a local variable initialised with
