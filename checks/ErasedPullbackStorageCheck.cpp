@@ -221,29 +221,18 @@ void ErasedPullbackStorageCheck::checkLocal(const VarDecl *Var,
 void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
   if (Fn->isTemplateInstantiation())
     return; // the template itself is checked
-  std::vector<const ReturnStmt *> Returns = returnsOf(Fn);
-  const LambdaExpr *Lambda = nullptr;
-  for (const ReturnStmt *Return : Returns) {
-    const LambdaExpr *Returned =
-        Return->getRetValue() ? lambdaOf(Return->getRetValue()) : nullptr;
-    if (!Returned || (Lambda && Returned != Lambda))
-      return; // the erasure joins different callables
-    Lambda = Returned;
-  }
+  const LambdaExpr *Lambda = singleReturnedLambda(Fn);
   if (!Lambda)
-    return;
+    return; // the erasure joins different callables, or holds no lambda
+  std::vector<const ReturnStmt *> Returns = returnsOf(Fn);
   const SourceManager &SM = Fn->getASTContext().getSourceManager();
-  // `auto` needs every caller to see the definition.
-  bool CallersSeeDefinition =
-      Fn->isInlined() || Fn->isTemplated() || !Fn->isExternallyVisible() ||
-      !SM.isInMainFile(SM.getExpansionLoc(Fn->getLocation()));
   SourceRange ReturnType = Fn->getReturnTypeSourceRange();
   auto Report = [&] {
     return diag(Fn->getLocation(), "%0 returns its pullback as %1; its "
                                    "closure type would do")
            << Fn << Fn->getReturnType();
   };
-  if (!CallersSeeDefinition || Fn->getPreviousDecl()) {
+  if (!callersSeeDefinition(Fn)) {
     Report();
     diag(Fn->getLocation(),
          "callers in other translation units see only the declaration of %0; "

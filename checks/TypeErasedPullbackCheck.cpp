@@ -19,6 +19,7 @@
 #include "utils/Spelling.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/QualTypeNames.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -361,6 +362,42 @@ const CallExpr *castOperandSource(const Expr *E) {
   return nullptr;
 }
 
+/// The function a call runs: its callee, or, for a call through an erased
+/// callable, the lambda it holds when that is certain and the callable's
+/// type is about to become the closure type. That is a local `auto pb =
+/// make_pullback(...)`, never changed after, where make_pullback returns one
+/// lambda as a std::function that gradlint-erased-pullback-storage (when it
+/// runs too) rewrites to `auto`; the std::any_casts of such calls go with the
+/// lambda's erased result.
+const FunctionDecl *calledFunction(const CallExpr *Call, ASTContext &Ctx,
+                                   bool StorageFixed) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return nullptr;
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+  if (!StorageFixed || !Op || Op->getOperator() != OO_Call || !Method ||
+      Method->getParent()->isLambda())
+    return callTarget(Callee);
+  const auto *Ref = dyn_cast<DeclRefExpr>(stripTemporaries(Op->getArg(0)));
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->isLocalVarDecl() || !Var->getInit() ||
+      !Var->getType()->getContainedDeducedType() ||
+      isa<DecompositionDecl>(Var))
+    return callTarget(Callee);
+  const auto *Factory = dyn_cast<CallExpr>(stripTemporaries(Var->getInit()));
+  const FunctionDecl *Maker = Factory ? Factory->getDirectCallee() : nullptr;
+  if (Maker && Maker->getDefinition())
+    Maker = Maker->getDefinition();
+  const LambdaExpr *Lambda = singleReturnedLambda(Maker);
+  const auto *Owner = dyn_cast<FunctionDecl>(Var->getDeclContext());
+  if (!Lambda || Maker->getReturnType()->getContainedDeducedType() ||
+      !callersSeeDefinition(Maker) || !Owner || !Owner->getBody() ||
+      ExprMutationAnalyzer(*Owner->getBody(), Ctx).isMutated(Var))
+    return callTarget(Callee);
+  return callTarget(Lambda->getCallOperator());
+}
+
 /// The range of a lambda's trailing return type including the `->` and the
 /// blanks before it, so that removing it leaves `(args) {`.
 std::optional<CharSourceRange> trailingReturnRange(const LambdaExpr *Lambda,
@@ -398,7 +435,9 @@ TypeErasedPullbackCheck::TypeErasedPullbackCheck(StringRef Name,
       RegistrationFunctionsOption(Options.get("RegistrationFunctions", "")),
       ErasedTypesOption(Options.get("ErasedTypes", DefaultErasedTypes)),
       TensorTypesOption(Options.get("TensorTypes", DefaultTensorTypes)),
-      Naming(*this, Options), Classifier(NamePattern(), NamePattern()) {
+      Naming(*this, Options), Classifier(NamePattern(), NamePattern()),
+      StorageCheckEnabled(
+          Context->isCheckEnabled("gradlint-erased-pullback-storage")) {
   Classifier = ErasedTypeClassifier(
       namePatternOption("ErasedTypes", ErasedTypesOption),
       namePatternOption("TensorTypes", TensorTypesOption));
@@ -484,6 +523,22 @@ void TypeErasedPullbackCheck::check(const MatchFinder::MatchResult &Result) {
     // Also an annotated lambda call operator; its trailing return type is
     // then rewritten like a function's.
     const FunctionDecl *Target = callTarget(FD);
+    // A function named like a pullback that returns closures is a pullback
+    // factory (`layer_pullback(saved...)` returning `[=](dy) {...}`): the
+    // closures are the pullbacks. How the factory stores them (a
+    // std::function return type) is gradlint-erased-pullback-storage's
+    // concern.
+    std::vector<const LambdaExpr *> Closures;
+    std::vector<const ReturnStmt *> Returns = returnsOf(Target);
+    for (const ReturnStmt *Return : Returns)
+      if (const Expr *Value = Return->getRetValue())
+        if (const LambdaExpr *Lambda = lambdaOf(Value))
+          Closures.push_back(Lambda);
+    if (!Returns.empty() && Closures.size() == Returns.size()) {
+      for (const LambdaExpr *Lambda : Closures)
+        addLambda(Lambda, nullptr);
+      return;
+    }
     Pullbacks.insert({Target, Pullback{Target, nullptr, nullptr}});
     return;
   }
@@ -660,8 +715,7 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
   }
   for (const CallExpr *Cast : AnyCasts) {
     const CallExpr *Source = castOperandSource(Cast->getArg(0));
-    const FunctionDecl *Callee = Source ? Source->getDirectCallee() : nullptr;
-    if (!Callee || callTarget(Callee) != Fn)
+    if (!Source || calledFunction(Source, *Context, StorageCheckEnabled) != Fn)
       continue;
     Analyzer.Edits.clear();
     Analyzer.unwrap(Cast, Cast->getArg(0));

@@ -52,6 +52,9 @@ private:
   PullbackNaming Naming;
   FunctionArgumentList Registrations;
   ErasedTypeClassifier Classifier;
+  /// gradlint-erased-pullback-storage runs too: the std::function that
+  /// pullback factories return becomes their closure type.
+  bool StorageCheckEnabled;
 
   // Per translation unit: pullbacks in the order found (deterministic
   // output), and the std::any_cast calls a fix may have to remove.

@@ -115,4 +115,25 @@ std::vector<const ReturnStmt *> returnsOf(const FunctionDecl *FD) {
   return std::move(Collector.Returns);
 }
 
+const LambdaExpr *singleReturnedLambda(const FunctionDecl *FD) {
+  if (!FD || !FD->hasBody())
+    return nullptr;
+  const LambdaExpr *Found = nullptr;
+  for (const ReturnStmt *Return : returnsOf(FD)) {
+    const LambdaExpr *Lambda =
+        Return->getRetValue() ? lambdaOf(Return->getRetValue()) : nullptr;
+    if (!Lambda || (Found && Found != Lambda))
+      return nullptr;
+    Found = Lambda;
+  }
+  return Found;
+}
+
+bool callersSeeDefinition(const FunctionDecl *FD) {
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  return !FD->getPreviousDecl() &&
+         (FD->isInlined() || FD->isTemplated() || !FD->isExternallyVisible() ||
+          !SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())));
+}
+
 } // namespace clang::tidy::gradlint

@@ -88,6 +88,16 @@ std::vector<const Expr *> elementsOf(const Expr *E);
 /// or local classes.
 std::vector<const ReturnStmt *> returnsOf(const FunctionDecl *FD);
 
+/// The one lambda every return of \p FD evaluates to (a pullback factory:
+/// `make_pullback(saved...)` returning `[=](dy) {...}`), or null when \p FD
+/// has no body, no returns, or returns anything else.
+const LambdaExpr *singleReturnedLambda(const FunctionDecl *FD);
+
+/// Whether every caller of \p FD sees its definition, so that its return
+/// type can be deduced (`auto`): inline, a template, internal linkage, or
+/// defined in a header; and not declared before its definition.
+bool callersSeeDefinition(const FunctionDecl *FD);
+
 } // namespace clang::tidy::gradlint
 
 #endif

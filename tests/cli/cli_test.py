@@ -208,6 +208,32 @@ class GradlintCommandTest(unittest.TestCase):
                          "mock::Tensor<float, 4> mul_pullback(const mock::Tensor<float, 4> &dy) {\n"
                          "  return mock::cat<1>(dy, dy);\n}\n")
 
+    def test_casts_through_a_pullback_factory_go_with_both_checks(self):
+        # The storage check turns the factory's std::function into `auto`, so
+        # the call through `back` returns the lambda's now concrete result and
+        # its cast must go; with the type-erased check alone it must stay.
+        source = ('#include "tensor.h"\n#include <any>\n#include <functional>\n'
+                  "using T = mock::Tensor<float, 4>;\n"
+                  "inline std::function<std::any(const T &)> id_pullback() {\n"
+                  "  return [](const T &dy) { return std::any(dy); };\n}\n"
+                  "T run(const T &dy) {\n  auto back = id_pullback();\n"
+                  "  return std::any_cast<T>(back(dy));\n}\n")
+        self.write("a.cpp", source)
+        r = self.gradlint("--fix", "a.cpp")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(self.read("a.cpp"),
+                         '#include "tensor.h"\n#include <any>\n#include <functional>\n'
+                         "using T = mock::Tensor<float, 4>;\n"
+                         "inline auto id_pullback() {\n"
+                         "  return [](const T &dy) { return dy; };\n}\n"
+                         "T run(const T &dy) {\n  auto back = id_pullback();\n"
+                         "  return back(dy);\n}\n")
+        self.write("a.cpp", source)
+        r = self.gradlint("--fix", "--checks=-*,gradlint-type-erased-pullback", "a.cpp")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(self.read("a.cpp"),
+                         source.replace("return std::any(dy);", "return dy;"))
+
     def test_export_fixes_to_unwritable_path_exits_3(self):
         r = self.gradlint("--export-fixes=/nonexistent-dir/fixes.yaml", "a.cpp")
         self.assertEqual(r.returncode, 3)
