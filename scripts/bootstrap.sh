@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs every Debian package gradlint's build, demo and tests need, when
 # missing. Idempotent and non-interactive; run as root (or with sudo present)
-# on Debian 12. Used by `make demo`, `make test` and .ci/run.
+# on Debian 12. (g++ is nvcc's host compiler for refcat's optional CUDA
+# part; nvcc itself comes with the CUDA toolkit in /usr/local/cuda.) Used by `make demo`, `make test` and .ci/run.
 set -euo pipefail
 
 PACKAGES=(
-  cmake ninja-build make git python3 python3-yaml neovim
+  cmake ninja-build make git python3 python3-yaml neovim g++
   llvm-22-dev libclang-22-dev clang-22 clang-tidy-22 clang-tools-22
   clangd-22 llvm-22-tools
   libgrpc++-dev libprotobuf-dev protobuf-compiler-grpc

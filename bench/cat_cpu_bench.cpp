@@ -1,0 +1,226 @@
+// refcat CPU cat and split bandwidth (Google Benchmark), and the two
+// ratios users ask about. Run: build/bin/cat_cpu_bench (see docs/benchmarks.md).
+//
+// * Effective bandwidth = 2 x output bytes / time (every byte read once and
+//   written once), next to memcpy of the same bytes between two buffers in
+//   the same run; "vs memcpy" in the summary is the ratio of the medians.
+// * Compile-time vs runtime axis form: the two calls alternated in one loop
+//   (interleaved), medians compared.
+#include "refcat/refcat.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+using refcat::index_t;
+using F3 = refcat::Tensor<float, 3>;
+
+struct Config {
+  std::string name;
+  int axis;           // 0 first, 1 middle, 2 last
+  index_t chunk;      // bytes per contiguous row chunk of one input
+  int inputs;
+  index_t total;      // output bytes
+};
+
+// Input i's shape for a config: rank 3, float, the chunk on the axis.
+F3::shape_type input_shape(const Config &c) {
+  const index_t per_input = c.total / c.inputs;
+  switch (c.axis) {
+  case 0: return {per_input / 4, 1, 1};                         // one row: outer == 1
+  case 1: return {per_input / c.chunk, c.chunk / 64, 16};       // chunk = k x 16 floats
+  default: return {per_input / c.chunk, 1, c.chunk / 4};        // chunk = innermost run
+  }
+}
+
+std::vector<F3> make_inputs(const Config &c) {
+  std::vector<F3> xs;
+  for (int i = 0; i < c.inputs; ++i)
+    xs.emplace_back(input_shape(c), static_cast<float>(i));
+  return xs;
+}
+
+template <int A, std::size_t N>
+void cat_into(F3 &out, const std::vector<F3> &xs) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    refcat::cat_into<A>(out, xs[I]...);
+  }(std::make_index_sequence<N>{});
+}
+
+template <int A> F3 cat_static_any(const std::vector<F3> &xs) {
+  switch (xs.size()) {
+  case 2: return [&]<std::size_t... I>(std::index_sequence<I...>) { return refcat::cat<A>(xs[I]...); }(std::make_index_sequence<2>{});
+  case 8: return [&]<std::size_t... I>(std::index_sequence<I...>) { return refcat::cat<A>(xs[I]...); }(std::make_index_sequence<8>{});
+  default: return [&]<std::size_t... I>(std::index_sequence<I...>) { return refcat::cat<A>(xs[I]...); }(std::make_index_sequence<64>{});
+  }
+}
+
+template <int A> void cat_into_any(F3 &out, const std::vector<F3> &xs) {
+  switch (xs.size()) {
+  case 2: return cat_into<A, 2>(out, xs);
+  case 8: return cat_into<A, 8>(out, xs);
+  default: return cat_into<A, 64>(out, xs);
+  }
+}
+
+void cat_into_axis(int axis, F3 &out, const std::vector<F3> &xs) {
+  if (axis == 0) cat_into_any<0>(out, xs);
+  else if (axis == 1) cat_into_any<1>(out, xs);
+  else cat_into_any<2>(out, xs);
+}
+
+F3 cat_static(int axis, const std::vector<F3> &xs) {
+  return axis == 0 ? cat_static_any<0>(xs) : axis == 1 ? cat_static_any<1>(xs) : cat_static_any<2>(xs);
+}
+
+F3 output_for(const Config &c, const std::vector<F3> &xs) { return cat_static(c.axis, xs); }
+
+std::vector<Config> configs() {
+  std::vector<Config> out;
+  const index_t KiB = 1024, MiB = KiB * KiB;
+  auto add = [&](int axis, index_t chunk, int inputs, index_t total) {
+    static const char *axes[] = {"first", "middle", "last"};
+    std::string size = total >= MiB ? std::to_string(total / MiB) + "MiB" : std::to_string(total / KiB) + "KiB";
+    out.push_back({std::string(axes[axis]) + "/chunk:" + std::to_string(chunk) + "B/inputs:" +
+                       std::to_string(inputs) + "/" + size,
+                   axis, chunk, inputs, total});
+  };
+  for (index_t total : {4 * KiB, 256 * KiB, 64 * MiB}) {
+    add(0, total / 2, 2, total);
+    add(2, 4, 2, total);
+    add(2, 64, 2, total);
+    add(2, 4096, 2, std::max<index_t>(total, 8 * KiB));
+    add(1, 256, 8, total);
+    add(2, 64, 64, std::max<index_t>(total, 64 * 64));
+  }
+  add(0, 512 * MiB, 2, 1024 * MiB);
+  add(2, 4096, 8, 1024 * MiB);
+  add(2, 64, 2, 1024 * MiB);
+  return out;
+}
+
+void set_bandwidth(benchmark::State &state, index_t total) {
+  state.counters["bandwidth"] = benchmark::Counter(
+      static_cast<double>(2 * total), benchmark::Counter::kIsIterationInvariantRate,
+      benchmark::Counter::kIs1024);
+}
+
+void register_all() {
+  for (const Config &c : configs()) {
+    benchmark::RegisterBenchmark(("memcpy/" + c.name).c_str(), [c](benchmark::State &state) {
+      std::vector<std::byte> a(c.total, std::byte{1}), b(c.total, std::byte{2});
+      for (auto _ : state) {
+        std::memcpy(b.data(), a.data(), c.total);
+        benchmark::DoNotOptimize(b.data());
+        benchmark::ClobberMemory();
+      }
+      set_bandwidth(state, c.total);
+    });
+    benchmark::RegisterBenchmark(("cat/" + c.name).c_str(), [c](benchmark::State &state) {
+      auto xs = make_inputs(c);
+      F3 out = output_for(c, xs);
+      for (auto _ : state) {
+        cat_into_axis(c.axis, out, xs);
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+      }
+      set_bandwidth(state, c.total);
+    });
+    benchmark::RegisterBenchmark(("split/" + c.name).c_str(), [c](benchmark::State &state) {
+      auto xs = make_inputs(c);
+      F3 out = output_for(c, xs);
+      std::vector<refcat::ShapeRef> refs;
+      std::vector<std::byte *> dst;
+      for (auto &x : xs) {
+        refs.push_back({x.shape().data(), 3, refcat::dtype::f32});
+        dst.push_back(reinterpret_cast<std::byte *>(x.data()));
+      }
+      const refcat::CopyPlan plan = refcat::plan_cat("bench", refs.data(), refs.size(), c.axis);
+      for (auto _ : state) {
+        refcat::cpu::split(plan, reinterpret_cast<const std::byte *>(out.data()), dst.data());
+        benchmark::ClobberMemory();
+      }
+      set_bandwidth(state, c.total);
+    });
+  }
+}
+
+// Collects medians for the summary while printing the usual console table.
+class Collector : public benchmark::ConsoleReporter {
+public:
+  std::map<std::string, double> seconds; // per iteration
+  void ReportRuns(const std::vector<Run> &runs) override {
+    for (const Run &r : runs)
+      if (r.run_type == Run::RT_Iteration || r.aggregate_name == "median")
+        if (r.run_type == Run::RT_Iteration ? !r.repetitions || r.repetitions == 1 : true)
+          seconds[r.run_name.function_name] = r.GetAdjustedRealTime() / 1e9;
+    ConsoleReporter::ReportRuns(runs);
+  }
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// The compile-time form against the runtime form, alternated call by call.
+void interleaved_form_ratio() {
+  std::printf("\ncompile-time axis form vs runtime axis form (interleaved, allocating cat, 31 rounds)\n");
+  std::printf("%-44s %12s %12s %8s %8s %8s\n", "shape", "static", "runtime", "min", "median", "max");
+  const index_t KiB = 1024, MiB = KiB * KiB;
+  for (Config c : {Config{"last/chunk:64B/inputs:2/4KiB", 2, 64, 2, 4 * KiB},
+                   Config{"middle/chunk:256B/inputs:8/256KiB", 1, 256, 8, 256 * KiB},
+                   Config{"last/chunk:4096B/inputs:2/64MiB", 2, 4096, 2, 64 * MiB}}) {
+    auto xs = make_inputs(c);
+    std::vector<refcat::AnyTensor> erased(xs.begin(), xs.end());
+    const int reps = c.total >= MiB ? 3 : 2000;
+    std::vector<double> ts, tr, ratio;
+    using clock = std::chrono::steady_clock;
+    for (int round = 0; round < 31; ++round) {
+      auto t0 = clock::now();
+      for (int i = 0; i < reps; ++i)
+        benchmark::DoNotOptimize(cat_static(c.axis, xs).data());
+      auto t1 = clock::now();
+      for (int i = 0; i < reps; ++i)
+        benchmark::DoNotOptimize(refcat::cat(c.axis, erased).raw());
+      auto t2 = clock::now();
+      ts.push_back(std::chrono::duration<double>(t1 - t0).count() / reps);
+      tr.push_back(std::chrono::duration<double>(t2 - t1).count() / reps);
+      ratio.push_back(ts.back() / tr.back());
+    }
+    std::sort(ratio.begin(), ratio.end());
+    std::printf("%-44s %10.2fus %10.2fus %8.3f %8.3f %8.3f\n", c.name.c_str(), median(ts) * 1e6,
+                median(tr) * 1e6, ratio.front(), median(ratio), ratio.back());
+  }
+  std::printf("(ratio = static time / runtime time: below 1 means the compile-time form is faster)\n");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  register_all();
+  benchmark::Initialize(&argc, argv);
+  Collector reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  std::printf("\nsummary: bandwidth relative to memcpy of the same bytes (same run)\n");
+  std::printf("%-44s %10s %10s\n", "config", "cat", "split");
+  for (const Config &c : configs()) {
+    auto m = reporter.seconds.find("memcpy/" + c.name);
+    auto f = reporter.seconds.find("cat/" + c.name);
+    auto b = reporter.seconds.find("split/" + c.name);
+    if (m == reporter.seconds.end() || f == reporter.seconds.end() || b == reporter.seconds.end())
+      continue;
+    std::printf("%-44s %9.0f%% %9.0f%%\n", c.name.c_str(), 100 * m->second / f->second,
+                100 * m->second / b->second);
+  }
+  interleaved_form_ratio();
+  benchmark::Shutdown();
+}
