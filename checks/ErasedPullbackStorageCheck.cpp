@@ -242,8 +242,7 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
     return;
   }
   DiagnosticBuilder D = Report();
-  if (ReturnType.isInvalid() || ReturnType.getBegin().isMacroID() ||
-      ReturnType.getEnd().isMacroID())
+  if (!resultTypeEditable(Fn))
     return;
   D << FixItHint::CreateReplacement(CharSourceRange::getTokenRange(ReturnType),
                                     "auto");

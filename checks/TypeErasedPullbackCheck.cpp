@@ -362,42 +362,6 @@ const CallExpr *castOperandSource(const Expr *E) {
   return nullptr;
 }
 
-/// The function a call runs: its callee, or, for a call through an erased
-/// callable, the lambda it holds when that is certain and the callable's
-/// type is about to become the closure type. That is a local `auto pb =
-/// make_pullback(...)`, never changed after, where make_pullback returns one
-/// lambda as a std::function that gradlint-erased-pullback-storage (when it
-/// runs too) rewrites to `auto`; the std::any_casts of such calls go with the
-/// lambda's erased result.
-const FunctionDecl *calledFunction(const CallExpr *Call, ASTContext &Ctx,
-                                   bool StorageFixed) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee)
-    return nullptr;
-  const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
-  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
-  if (!StorageFixed || !Op || Op->getOperator() != OO_Call || !Method ||
-      Method->getParent()->isLambda())
-    return callTarget(Callee);
-  const auto *Ref = dyn_cast<DeclRefExpr>(stripTemporaries(Op->getArg(0)));
-  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  if (!Var || !Var->isLocalVarDecl() || !Var->getInit() ||
-      !Var->getType()->getContainedDeducedType() ||
-      isa<DecompositionDecl>(Var))
-    return callTarget(Callee);
-  const auto *Factory = dyn_cast<CallExpr>(stripTemporaries(Var->getInit()));
-  const FunctionDecl *Maker = Factory ? Factory->getDirectCallee() : nullptr;
-  if (Maker && Maker->getDefinition())
-    Maker = Maker->getDefinition();
-  const LambdaExpr *Lambda = singleReturnedLambda(Maker);
-  const auto *Owner = dyn_cast<FunctionDecl>(Var->getDeclContext());
-  if (!Lambda || Maker->getReturnType()->getContainedDeducedType() ||
-      !callersSeeDefinition(Maker) || !Owner || !Owner->getBody() ||
-      ExprMutationAnalyzer(*Owner->getBody(), Ctx).isMutated(Var))
-    return callTarget(Callee);
-  return callTarget(Lambda->getCallOperator());
-}
-
 /// The range of a lambda's trailing return type including the `->` and the
 /// blanks before it, so that removing it leaves `(args) {`.
 std::optional<CharSourceRange> trailingReturnRange(const LambdaExpr *Lambda,
@@ -486,6 +450,34 @@ void TypeErasedPullbackCheck::addLambda(const LambdaExpr *Lambda,
   Pullbacks.insert({Op, Pullback{Op, Lambda, Holder}});
 }
 
+const FunctionDecl *
+TypeErasedPullbackCheck::calledFunction(const CallExpr *Call) const {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return nullptr;
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+  if (!StorageCheckEnabled || !Op || Op->getOperator() != OO_Call || !Method ||
+      Method->getParent()->isLambda())
+    return callTarget(Callee);
+  const auto *Ref = dyn_cast<DeclRefExpr>(stripTemporaries(Op->getArg(0)));
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->isLocalVarDecl() || !Var->getInit() ||
+      !Var->getType()->getContainedDeducedType() ||
+      isa<DecompositionDecl>(Var))
+    return callTarget(Callee);
+  const auto *Factory = dyn_cast<CallExpr>(stripTemporaries(Var->getInit()));
+  const FunctionDecl *Maker = Factory ? Factory->getDirectCallee() : nullptr;
+  if (Maker && Maker->getDefinition())
+    Maker = Maker->getDefinition();
+  const auto *Owner = dyn_cast<FunctionDecl>(Var->getDeclContext());
+  if (!Maker || !Classifier.isErased(Maker->getReturnType()) ||
+      !closureResultBecomesAuto(Maker, Naming) || !Owner || !Owner->getBody() ||
+      ExprMutationAnalyzer(*Owner->getBody(), *Context).isMutated(Var))
+    return callTarget(Callee);
+  return callTarget(singleReturnedLambda(Maker)->getCallOperator());
+}
+
 void TypeErasedPullbackCheck::addRRuleResults(const FunctionDecl *RRule) {
   for (const ReturnStmt *Return : returnsOf(RRule)) {
     const Expr *Value = Return->getRetValue();
@@ -528,13 +520,8 @@ void TypeErasedPullbackCheck::check(const MatchFinder::MatchResult &Result) {
     // closures are the pullbacks. How the factory stores them (a
     // std::function return type) is gradlint-erased-pullback-storage's
     // concern.
-    std::vector<const LambdaExpr *> Closures;
-    std::vector<const ReturnStmt *> Returns = returnsOf(Target);
-    for (const ReturnStmt *Return : Returns)
-      if (const Expr *Value = Return->getRetValue())
-        if (const LambdaExpr *Lambda = lambdaOf(Value))
-          Closures.push_back(Lambda);
-    if (!Returns.empty() && Closures.size() == Returns.size()) {
+    std::vector<const LambdaExpr *> Closures = returnedLambdas(Target);
+    if (!Closures.empty()) {
       for (const LambdaExpr *Lambda : Closures)
         addLambda(Lambda, nullptr);
       return;
@@ -715,7 +702,7 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
   }
   for (const CallExpr *Cast : AnyCasts) {
     const CallExpr *Source = castOperandSource(Cast->getArg(0));
-    if (!Source || calledFunction(Source, *Context, StorageCheckEnabled) != Fn)
+    if (!Source || calledFunction(Source) != Fn)
       continue;
     Analyzer.Edits.clear();
     Analyzer.unwrap(Cast, Cast->getArg(0));

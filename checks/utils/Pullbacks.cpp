@@ -115,18 +115,27 @@ std::vector<const ReturnStmt *> returnsOf(const FunctionDecl *FD) {
   return std::move(Collector.Returns);
 }
 
-const LambdaExpr *singleReturnedLambda(const FunctionDecl *FD) {
+std::vector<const LambdaExpr *> returnedLambdas(const FunctionDecl *FD) {
+  std::vector<const LambdaExpr *> Lambdas;
   if (!FD || !FD->hasBody())
-    return nullptr;
-  const LambdaExpr *Found = nullptr;
+    return Lambdas;
   for (const ReturnStmt *Return : returnsOf(FD)) {
     const LambdaExpr *Lambda =
         Return->getRetValue() ? lambdaOf(Return->getRetValue()) : nullptr;
-    if (!Lambda || (Found && Found != Lambda))
-      return nullptr;
-    Found = Lambda;
+    if (!Lambda)
+      return {};
+    Lambdas.push_back(Lambda);
   }
-  return Found;
+  return Lambdas;
+}
+
+const LambdaExpr *singleReturnedLambda(const FunctionDecl *FD) {
+  std::vector<const LambdaExpr *> Lambdas = returnedLambdas(FD);
+  if (Lambdas.empty() || llvm::any_of(Lambdas, [&](const LambdaExpr *L) {
+        return L != Lambdas.front();
+      }))
+    return nullptr;
+  return Lambdas.front();
 }
 
 bool callersSeeDefinition(const FunctionDecl *FD) {
@@ -134,6 +143,21 @@ bool callersSeeDefinition(const FunctionDecl *FD) {
   return !FD->getPreviousDecl() &&
          (FD->isInlined() || FD->isTemplated() || !FD->isExternallyVisible() ||
           !SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())));
+}
+
+bool resultTypeEditable(const FunctionDecl *FD) {
+  SourceRange Range = FD->getReturnTypeSourceRange();
+  return Range.isValid() && !Range.getBegin().isMacroID() &&
+         !Range.getEnd().isMacroID();
+}
+
+bool closureResultBecomesAuto(const FunctionDecl *FD, const PullbackNaming &Naming) {
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  return !FD->isTemplateInstantiation() &&
+         !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())) &&
+         (Naming.isPullback(*FD) || Naming.isRRule(*FD)) &&
+         singleReturnedLambda(FD) && callersSeeDefinition(FD) &&
+         resultTypeEditable(FD);
 }
 
 } // namespace clang::tidy::gradlint

@@ -88,6 +88,10 @@ std::vector<const Expr *> elementsOf(const Expr *E);
 /// or local classes.
 std::vector<const ReturnStmt *> returnsOf(const FunctionDecl *FD);
 
+/// The lambda each return of \p FD evaluates to, in order; empty when \p FD
+/// has no body, no returns, or a return that is not a lambda.
+std::vector<const LambdaExpr *> returnedLambdas(const FunctionDecl *FD);
+
 /// The one lambda every return of \p FD evaluates to (a pullback factory:
 /// `make_pullback(saved...)` returning `[=](dy) {...}`), or null when \p FD
 /// has no body, no returns, or returns anything else.
@@ -97,6 +101,17 @@ const LambdaExpr *singleReturnedLambda(const FunctionDecl *FD);
 /// type can be deduced (`auto`): inline, a template, internal linkage, or
 /// defined in a header; and not declared before its definition.
 bool callersSeeDefinition(const FunctionDecl *FD);
+
+/// Whether \p FD's written result type lies in the file (not in a macro),
+/// where a fix can rewrite it.
+bool resultTypeEditable(const FunctionDecl *FD);
+
+/// Whether gradlint-erased-pullback-storage rewrites the erased-callable
+/// result type of \p FD to `auto`: a function in user code named like a
+/// pullback or an rrule, every return of which is the same lambda, whose
+/// callers all see the definition and whose result type is editable. (The
+/// caller checks that the result type is an erased callable.)
+bool closureResultBecomesAuto(const FunctionDecl *FD, const PullbackNaming &Naming);
 
 } // namespace clang::tidy::gradlint
 

@@ -234,6 +234,23 @@ class GradlintCommandTest(unittest.TestCase):
         self.assertEqual(self.read("a.cpp"),
                          source.replace("return std::any(dy);", "return dy;"))
 
+    def test_casts_stay_when_the_factory_result_cannot_become_auto(self):
+        # A result type written by a macro is one the storage check reports
+        # without a fix: calls through the factory still return std::any,
+        # so their casts must stay (removing them would not compile).
+        source = ('#include "tensor.h"\n#include <any>\n#include <functional>\n'
+                  "using T = mock::Tensor<float, 4>;\n"
+                  "#define ERASED_PULLBACK std::function<std::any(const T &)>\n"
+                  "inline ERASED_PULLBACK id_pullback() {\n"
+                  "  return [](const T &dy) { return std::any(dy); };\n}\n"
+                  "T run(const T &dy) {\n  auto back = id_pullback();\n"
+                  "  return std::any_cast<T>(back(dy));\n}\n")
+        self.write("a.cpp", source)
+        r = self.gradlint("--fix", "a.cpp")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(self.read("a.cpp"),
+                         source.replace("return std::any(dy);", "return dy;"))
+
     def test_export_fixes_to_unwritable_path_exits_3(self):
         r = self.gradlint("--export-fixes=/nonexistent-dir/fixes.yaml", "a.cpp")
         self.assertEqual(r.returncode, 3)
