@@ -3,7 +3,7 @@
 //
 // * Effective bandwidth = 2 x output bytes / time (every byte read once and
 //   written once), next to memcpy of the same bytes between two buffers in
-//   the same run; "vs memcpy" in the summary is the ratio of the medians.
+//   the same run; "vs memcpy" in the summary is the ratio of the times per iteration.
 // * Compile-time vs runtime axis form: the two calls alternated in one loop
 //   (interleaved), medians compared.
 #include "refcat/refcat.h"
@@ -48,40 +48,37 @@ std::vector<F3> make_inputs(const Config &c) {
   return xs;
 }
 
-template <int A, std::size_t N>
-void cat_into(F3 &out, const std::vector<F3> &xs) {
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    refcat::cat_into<A>(out, xs[I]...);
-  }(std::make_index_sequence<N>{});
-}
-
-template <int A> F3 cat_static_any(const std::vector<F3> &xs) {
-  switch (xs.size()) {
-  case 2: return [&]<std::size_t... I>(std::index_sequence<I...>) { return refcat::cat<A>(xs[I]...); }(std::make_index_sequence<2>{});
-  case 8: return [&]<std::size_t... I>(std::index_sequence<I...>) { return refcat::cat<A>(xs[I]...); }(std::make_index_sequence<8>{});
-  default: return [&]<std::size_t... I>(std::index_sequence<I...>) { return refcat::cat<A>(xs[I]...); }(std::make_index_sequence<64>{});
+// Calls f(std::integral_constant<int, A>, std::index_sequence<0..N-1>) for a
+// runtime axis and input count (2, 8 or 64): the compile-time form needs
+// both as constants.
+template <class F> decltype(auto) with_static(int axis, std::size_t inputs, F &&f) {
+  auto by_count = [&](auto a) -> decltype(auto) {
+    switch (inputs) {
+    case 2: return f(a, std::make_index_sequence<2>{});
+    case 8: return f(a, std::make_index_sequence<8>{});
+    default: return f(a, std::make_index_sequence<64>{});
+    }
+  };
+  switch (axis) {
+  case 0: return by_count(std::integral_constant<int, 0>{});
+  case 1: return by_count(std::integral_constant<int, 1>{});
+  default: return by_count(std::integral_constant<int, 2>{});
   }
-}
-
-template <int A> void cat_into_any(F3 &out, const std::vector<F3> &xs) {
-  switch (xs.size()) {
-  case 2: return cat_into<A, 2>(out, xs);
-  case 8: return cat_into<A, 8>(out, xs);
-  default: return cat_into<A, 64>(out, xs);
-  }
-}
-
-void cat_into_axis(int axis, F3 &out, const std::vector<F3> &xs) {
-  if (axis == 0) cat_into_any<0>(out, xs);
-  else if (axis == 1) cat_into_any<1>(out, xs);
-  else cat_into_any<2>(out, xs);
 }
 
 F3 cat_static(int axis, const std::vector<F3> &xs) {
-  return axis == 0 ? cat_static_any<0>(xs) : axis == 1 ? cat_static_any<1>(xs) : cat_static_any<2>(xs);
+  return with_static(axis, xs.size(), [&]<int A, std::size_t... I>(
+                                          std::integral_constant<int, A>, std::index_sequence<I...>) {
+    return refcat::cat<A>(xs[I]...);
+  });
 }
 
-F3 output_for(const Config &c, const std::vector<F3> &xs) { return cat_static(c.axis, xs); }
+void cat_into_static(int axis, F3 &out, const std::vector<F3> &xs) {
+  with_static(axis, xs.size(), [&]<int A, std::size_t... I>(
+                                   std::integral_constant<int, A>, std::index_sequence<I...>) {
+    refcat::cat_into<A>(out, xs[I]...);
+  });
+}
 
 std::vector<Config> configs() {
   std::vector<Config> out;
@@ -126,9 +123,9 @@ void register_all() {
     });
     benchmark::RegisterBenchmark(("cat/" + c.name).c_str(), [c](benchmark::State &state) {
       auto xs = make_inputs(c);
-      F3 out = output_for(c, xs);
+      F3 out = cat_static(c.axis, xs);
       for (auto _ : state) {
-        cat_into_axis(c.axis, out, xs);
+        cat_into_static(c.axis, out, xs);
         benchmark::DoNotOptimize(out.data());
         benchmark::ClobberMemory();
       }
@@ -136,7 +133,7 @@ void register_all() {
     });
     benchmark::RegisterBenchmark(("split/" + c.name).c_str(), [c](benchmark::State &state) {
       auto xs = make_inputs(c);
-      F3 out = output_for(c, xs);
+      F3 out = cat_static(c.axis, xs);
       std::vector<refcat::ShapeRef> refs;
       std::vector<std::byte *> dst;
       for (auto &x : xs) {
@@ -153,15 +150,15 @@ void register_all() {
   }
 }
 
-// Collects medians for the summary while printing the usual console table.
+// Collects each benchmark's time per iteration for the summary while
+// printing the usual console table.
 class Collector : public benchmark::ConsoleReporter {
 public:
   std::map<std::string, double> seconds; // per iteration
   void ReportRuns(const std::vector<Run> &runs) override {
     for (const Run &r : runs)
-      if (r.run_type == Run::RT_Iteration || r.aggregate_name == "median")
-        if (r.run_type == Run::RT_Iteration ? !r.repetitions || r.repetitions == 1 : true)
-          seconds[r.run_name.function_name] = r.GetAdjustedRealTime() / 1e9;
+      if (r.run_type == Run::RT_Iteration)
+        seconds[r.run_name.function_name] = r.GetAdjustedRealTime() / 1e9;
     ConsoleReporter::ReportRuns(runs);
   }
 };

@@ -40,9 +40,9 @@ int main() {
   std::printf("%-38s %-15s %12s %12s %12s %8s\n", "size", "version", "min", "median", "max",
               "ratio");
   for (const Size &s : sizes) {
-    Model model = make_model(s.channels, s.growth, kLayers, 42);
-    const T4 input = random_tensor({s.batch, s.side, s.side, s.channels}, 7);
-    const T4 target = random_tensor({s.batch, s.side, s.side, s.channels + kLayers * s.growth}, 8);
+    Problem p = make_problem(s.batch, s.side, s.channels, s.growth);
+    Model &model = p.model;
+    const T4 &input = p.input, &target = p.target;
     // Same results first: a benchmark of programs that disagree is meaningless.
     StepResult ref = steps[0](model, input, target, 0.0);
     for (Step step : steps) {

@@ -12,18 +12,12 @@ namespace {
 
 using namespace dense;
 
-struct Problem {
-  Model model = make_model(kChannels, kGrowth, kLayers, 42);
-  T4 input = random_tensor({kBatch, kSide, kSide, kChannels}, 7);
-  T4 target = random_tensor({kBatch, kSide, kSide, kChannels + kLayers * kGrowth}, 8);
-};
-
 template <class Tensor> bool bitwise_equal(const Tensor &a, const Tensor &b) {
   return a.shape() == b.shape() && std::memcmp(a.data(), b.data(), a.bytes()) == 0;
 }
 
 TEST(DenseBlock, ErasedAndStableAgreeBitwiseOverTrainingSteps) {
-  Problem e, s;
+  Problem e = make_problem(), s = make_problem();
   for (int step = 0; step < 3; ++step) {
     StepResult a = erased::train_step(e.model, e.input, e.target, 0.1);
     StepResult b = stable::train_step(s.model, s.input, s.target, 0.1);
@@ -40,7 +34,7 @@ TEST(DenseBlock, ErasedAndStableAgreeBitwiseOverTrainingSteps) {
 // d loss / d p by central differences, p one element of a parameter or the
 // input, against the analytic gradient.
 template <class Step> void check_gradients(Step step) {
-  Problem p;
+  Problem p = make_problem();
   const StepResult r = step(p.model, p.input, p.target, 0.0); // lr 0: no update
   const double h = 1e-6;
   auto numeric = [&](double &x) {
