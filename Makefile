@@ -19,7 +19,7 @@ build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
 demo: configure
-	cmake --build $(BUILD_DIR) -j $(JOBS) --target gradlint
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target gradlint dense_block_bench
 	@bash scripts/demo.sh $(BUILD_DIR)
 
 test: build

@@ -13,12 +13,11 @@ usage: bench/analysis_bench.py [--build build] [--rounds 5]
 """
 import argparse
 import os
-import platform
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
+
+from benchlib import interleaved, machine, print_table
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INCLUDE = os.path.join(ROOT, "fixtures", "lint", "include")
@@ -31,17 +30,6 @@ optional ostream queue random ratio regex scoped_allocator set shared_mutex
 sstream stack stdexcept streambuf string string_view system_error thread tuple
 type_traits typeindex typeinfo unordered_map unordered_set utility valarray
 variant vector""".split()
-
-
-def measure(cmd):
-    """(seconds, peak KiB) of one run; the command must succeed."""
-    start = time.perf_counter()
-    proc = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], capture_output=True, text=True)
-    elapsed = time.perf_counter() - start
-    if proc.returncode != 0:
-        sys.exit(f"benchmark command failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr[-2000:]}")
-    peak = int(proc.stderr.strip().splitlines()[-1])
-    return elapsed, peak
 
 
 def tools(build, files, flags):
@@ -60,25 +48,9 @@ def tools(build, files, flags):
 
 def run_corpus(name, files, flags, build, rounds):
     commands = tools(build, files, flags)
-    times = {tool: [] for tool in commands}
-    peaks = {tool: 0 for tool in commands}
-    for _ in range(rounds):
-        for tool, cmds in commands.items():
-            total = 0.0
-            for cmd in cmds:
-                seconds, peak = measure(cmd)
-                total += seconds
-                peaks[tool] = max(peaks[tool], peak)
-            times[tool].append(total)
-    base = statistics.median(times["clang++ -fsyntax-only"])
-    base_peak = peaks["clang++ -fsyntax-only"]
+    times, peaks = interleaved(commands, rounds)
     print(f"\n### {name} ({len(files)} file{'s' if len(files) > 1 else ''})\n")
-    print("| tool | median s | min..max s | time vs parse | peak MiB | memory vs parse |")
-    print("|---|---|---|---|---|---|")
-    for tool, samples in times.items():
-        median = statistics.median(samples)
-        print(f"| {tool} | {median:.3f} | {min(samples):.3f}..{max(samples):.3f} | "
-              f"{median / base:.2f}x | {peaks[tool] / 1024:.0f} | {peaks[tool] / base_peak:.2f}x |")
+    print_table("tool", times, peaks, "clang++ -fsyntax-only", "parse")
 
 
 def main():
@@ -89,7 +61,7 @@ def main():
     opts = parser.parse_args()
     build = os.path.abspath(opts.build)
     print("# gradlint analysis benchmark\n")
-    print(f"- machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}")
+    print(f"- machine: {machine()}")
     print(f"- command: bench/analysis_bench.py --rounds {opts.rounds} --functions {opts.functions}")
     print(f"- rounds: {opts.rounds}, interleaved; times are whole-process wall clock summed over the corpus")
     with tempfile.TemporaryDirectory(prefix="gradlint-bench-") as tmp:

@@ -1,37 +1,94 @@
 #!/usr/bin/env bash
-# `make demo`: gradlint on the bundled dense-block fixture. Shows the
-# diagnostics with their fix-its, the diff that --fix makes, and that the
-# fixed file still compiles.
+# `make demo`: the refcat story. gradlint on the erased dense-block program
+# (fixtures/refcat/examples/dense_block_erased.cpp): its diagnostics with
+# fix-its, the diff --fix makes, a second run that finds nothing, both
+# versions built and run (same output, bitwise), their compile times and
+# their training-step times; then what gradlint reports but cannot fix
+# (fixtures/demo/dense_block.cpp: a genuinely runtime axis, with notes).
+# Fails if any of that breaks. Needs the gradlint and dense_block_bench
+# targets of the build directory given as $1 (make demo builds them).
 set -euo pipefail
 build=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
 case "$build" in
-  /*) gradlint="$build/bin/gradlint" ;;
-  *) gradlint="$root/$build/bin/gradlint" ;;
+  /*) ;;
+  *) build="$root/$build" ;;
 esac
-fixture="$root/fixtures/demo/dense_block.cpp"
-flags=(-std=c++17 "-I$root/fixtures/lint/include")
+gradlint="$build/bin/gradlint"
+bench="$build/bin/dense_block_bench"
+cmake_fixed="$build/bench/fixed/dense_block_erased.cpp"
+for f in "$gradlint" "$bench" "$cmake_fixed"; do
+  [ -e "$f" ] || { echo "demo: $f is missing; build the gradlint and dense_block_bench targets first" >&2; exit 1; }
+done
 clangxx=$(command -v clang++-22 || echo /usr/lib/llvm-22/bin/clang++)
+examples=fixtures/refcat/examples
+refcat_flags=(-std=c++17 "-I$root/$examples" "-I$root/fixtures/refcat/include")
 
 banner() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
-
-banner "gradlint fixtures/demo/dense_block.cpp"
-status=0
-(cd "$root" && "$gradlint" --quiet fixtures/demo/dense_block.cpp -- "${flags[@]}") || status=$?
-echo "(exit status $status: warnings only)"
+seconds() { python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.1f} s")' "$@"; }
+now() { date +%s.%N; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cp "$fixture" "$work/dense_block.cpp"
-banner "gradlint --fix: the diff"
-"$gradlint" --quiet --fix "$work/dense_block.cpp" -- "${flags[@]}" >/dev/null 2>&1 || true
-if diff -u --label before --label after "$fixture" "$work/dense_block.cpp"; then
+cd "$root"
+
+banner "1. gradlint $examples/dense_block_erased.cpp (runtime axis, std::any, std::function)"
+status=0
+"$gradlint" --quiet "$examples/dense_block_erased.cpp" -- "${refcat_flags[@]}" || status=$?
+echo "(exit status $status: warnings only)"
+
+banner "2. gradlint --fix on a copy: the diff"
+cp "$examples/dense_block_erased.cpp" "$work/dense_block_erased.cpp"
+"$gradlint" --quiet --fix "$work/dense_block_erased.cpp" -- "${refcat_flags[@]}" >/dev/null 2>&1
+if diff -u --label before --label after "$examples/dense_block_erased.cpp" "$work/dense_block_erased.cpp"; then
   echo "demo: --fix changed nothing" >&2
   exit 1
 fi
 
-banner "the fixed file compiles"
-"$clangxx" -fsyntax-only "${flags[@]}" "$work/dense_block.cpp" && echo "clang++ -fsyntax-only: ok"
+banner "3. gradlint on the fixed program"
+left=$("$gradlint" --quiet "$work/dense_block_erased.cpp" -- "${refcat_flags[@]}" 2>&1)
+if [ -n "$left" ]; then
+  printf '%s\n' "$left"
+  echo "demo: the fixed program still has findings" >&2
+  exit 1
+fi
+echo "no findings"
 
-banner "what is left after --fix (no automatic fix possible)"
-"$gradlint" --quiet "$work/dense_block.cpp" -- "${flags[@]}" | grep -E 'warning|note' || true
+banner "4. build both versions: clang++-22 -std=c++17 -O2"
+for version in erased fixed; do
+  source="$examples/dense_block_erased.cpp"
+  [ "$version" = fixed ] && source="$work/dense_block_erased.cpp"
+  start=$(now)
+  "$clangxx" "${refcat_flags[@]}" -O2 "$source" -o "$work/$version"
+  printf '%-7s %s\n' "$version" "$(seconds "$start" "$(now)")"
+done
+echo "(one compile each; bench/dense_block_compile_bench.py measures it properly)"
+
+banner "5. run both: two training steps, every value printed in hex"
+"$work/erased" >"$work/erased.out"
+"$work/fixed" >"$work/fixed.out"
+if ! cmp -s "$work/erased.out" "$work/fixed.out"; then
+  diff "$work/erased.out" "$work/fixed.out" | head -20
+  echo "demo: the fixed program computes something else" >&2
+  exit 1
+fi
+grep '^loss' "$work/erased.out" | sed 's/^/erased and fixed: /'
+echo "identical output: $(wc -w <"$work/erased.out") words, losses, outputs and all gradients, bitwise"
+
+banner "6. training-step time, before and after (build/bin/dense_block_bench)"
+# The benchmark's fixed version is the same gradlint --fix, made at build time.
+cmp "$cmake_fixed" "$work/dense_block_erased.cpp"
+"$bench"
+
+banner "7. what gradlint reports but cannot fix: fixtures/demo/dense_block.cpp"
+cp fixtures/demo/dense_block.cpp "$work/dense_block.cpp"
+mock_flags=(-std=c++17 "-I$root/fixtures/lint/include")
+"$gradlint" --quiet --fix "$work/dense_block.cpp" -- "${mock_flags[@]}" >/dev/null 2>&1 || true
+"$clangxx" -fsyntax-only "${mock_flags[@]}" "$work/dense_block.cpp"
+echo "(fixed all it could; the fixed file compiles. Left, with the notes that say why:)"
+left=$("$gradlint" --quiet "$work/dense_block.cpp" -- "${mock_flags[@]}" 2>&1 || true)
+printf '%s\n' "$left" | sed "s|$work/||g"
+if ! grep -q 'note:' <<<"$left"; then
+  echo "demo: expected the runtime-axis finding with its notes" >&2
+  exit 1
+fi
