@@ -190,6 +190,43 @@ TEST(Cat, LargeCopiesTakeTheThreadedPath) {
   refcat::cpu_options() = saved;
 }
 
+TEST(Cat, LargeCopiesOfWholeCacheLinesBypassTheCache) {
+  refcat::CpuOptions saved = refcat::cpu_options();
+  std::mt19937 rng(7);
+  // Chunks of 64 and 128 bytes (whole lines): streamed; 64 + 12 bytes: not.
+  auto a = random_tensor<float, 2>(rng, {37, 16}), b = random_tensor<float, 2>(rng, {37, 32}),
+       c = random_tensor<float, 2>(rng, {37, 3});
+  for (unsigned threads : {1u, 3u}) {
+    refcat::cpu_options() = {threads, 1, 1};
+    for (const auto &[xs, streamed] : {std::pair{std::vector<AnyTensor>{a, b}, true},
+                                       std::pair{std::vector<AnyTensor>{a, c}, false}}) {
+      std::vector<refcat::ShapeRef> refs;
+      std::vector<std::byte *> parts;
+      for (const AnyTensor &x : xs) {
+        refs.push_back({x.shape().data(), 2, x.type()});
+        parts.push_back(const_cast<std::byte *>(x.raw()));
+      }
+      const refcat::CopyPlan plan = refcat::plan_cat("test", refs.data(), refs.size(), 1);
+      AnyTensor y = refcat::cat(1, xs);
+      auto *whole = const_cast<std::byte *>(y.raw());
+      namespace d = refcat::cpu::detail;
+      EXPECT_EQ(d::stream_mode<true>(plan, parts.data(), whole),
+                streamed ? d::Stream::lines : d::Stream::none);
+      EXPECT_EQ(d::stream_mode<false>(plan, parts.data(), whole),
+                streamed ? d::Stream::rows : d::Stream::none);
+      EXPECT_EQ(bytes_of(y), naive_cat(xs, 1)) << threads << " threads";
+      std::vector<Tensor<float, 2>> back{Tensor<float, 2>({37, xs[0].extent(1)}),
+                                         Tensor<float, 2>({37, xs[1].extent(1)})};
+      std::byte *dst[] = {reinterpret_cast<std::byte *>(back[0].data()),
+                          reinterpret_cast<std::byte *>(back[1].data())};
+      refcat::cpu::split(plan, whole, dst);
+      EXPECT_EQ(bytes_of(back[0]), bytes_of(xs[0])) << threads << " threads";
+      EXPECT_EQ(bytes_of(back[1]), bytes_of(xs[1])) << threads << " threads";
+    }
+  }
+  refcat::cpu_options() = saved;
+}
+
 TEST(Pullback, ViewsAliasTheCotangent) {
   Tensor<float, 2> a({2, 3}, 1.0f), b({2, 1}, 2.0f);
   auto [y, pullback] = refcat::rrule_cat<1>(a, b);
