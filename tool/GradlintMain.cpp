@@ -16,6 +16,8 @@
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -24,6 +26,9 @@
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"
+#include <atomic>
+#include <mutex>
+#include <thread>
 #include <unistd.h>
 
 using namespace clang;
@@ -195,6 +200,18 @@ output is a terminal).
 )"),
                               cl::cat(GradlintCategory));
 
+static cl::opt<unsigned> Jobs("j", cl::desc(R"(
+Number of files analysed at once (default: the
+number of cores). With -p and no input files,
+every entry of the compilation database is
+analysed; an input that is not a file is a
+regular expression selecting entries. Results
+are printed sorted by file, line, column and
+check, each finding in a shared header once.
+)"),
+                            cl::init(0), cl::value_desc("N"),
+                            cl::cat(GradlintCategory));
+
 static cl::opt<bool> AllowNoChecks("allow-no-checks", cl::desc(R"(
 Do not fail when no check is enabled.
 )"),
@@ -211,8 +228,9 @@ static cl::opt<bool> CrashForTesting("gradlint-crash-for-testing", cl::Hidden,
 namespace {
 
 /// Set when a .clang-tidy file found next to an input cannot be parsed;
-/// clang-tidy would warn and carry on with defaults, gradlint stops.
-bool MalformedConfigFile = false;
+/// clang-tidy would warn and carry on with defaults, gradlint stops. Written
+/// by the workers' option providers.
+std::atomic<bool> MalformedConfigFile = false;
 
 ExitCode usageError(const Twine &Message) {
   WithColor::error(errs(), "gradlint") << Message << "\n";
@@ -377,6 +395,147 @@ bool isConfigurationDiagnostic(const ClangTidyError &E) {
   return E.DiagnosticName == "clang-tidy-config";
 }
 
+/// The files to analyse. An input that exists is analysed as given. With -p,
+/// an input that is not a file is a regular expression selecting entries of
+/// the compilation database (as run-clang-tidy's arguments are), and no
+/// input at all selects every entry.
+std::optional<std::vector<std::string>>
+selectInputs(const std::vector<std::string> &Inputs,
+             const tooling::CompilationDatabase &Database, bool FromDatabase) {
+  if (!FromDatabase)
+    return Inputs;
+  std::vector<std::string> Entries = Database.getAllFiles();
+  llvm::sort(Entries);
+  if (Inputs.empty())
+    return Entries;
+  std::vector<std::string> Selected;
+  for (const std::string &Input : Inputs) {
+    if (sys::fs::exists(Input)) {
+      Selected.push_back(Input);
+      continue;
+    }
+    Regex Pattern(Input);
+    std::string Error;
+    if (!Pattern.isValid(Error)) {
+      usageError("'" + Input + "' is neither a file nor a valid regular expression: " + Error);
+      return std::nullopt;
+    }
+    size_t Before = Selected.size();
+    for (const std::string &Entry : Entries)
+      if (Pattern.match(Entry))
+        Selected.push_back(Entry);
+    if (Selected.size() == Before) {
+      usageError("'" + Input + "' is not a file and matches no entry of the compilation database");
+      return std::nullopt;
+    }
+  }
+  // An entry selected twice is analysed once.
+  std::vector<std::string> Unique;
+  StringSet<> Seen;
+  for (std::string &File : Selected)
+    if (Seen.insert(File).second)
+      Unique.push_back(std::move(File));
+  return Unique;
+}
+
+/// Results in a stable order whatever the scheduling -- by file, position,
+/// check and message -- with a finding reported by several translation units
+/// (in a header they share) kept once. Files are compared by their real
+/// path (a relative path is relative to its compile command's directory),
+/// so `./b.h`, `../src/b.h` and `/abs/src/b.h` are one file.
+void sortAndDeduplicate(std::vector<ClangTidyError> &Errors) {
+  StringMap<std::string> RealPaths;
+  auto RealPath = [&](const ClangTidyError &E) -> StringRef {
+    SmallString<256> Path(E.Message.FilePath);
+    if (!Path.empty() && sys::path::is_relative(Path))
+      sys::path::make_absolute(E.BuildDirectory, Path);
+    auto [It, Inserted] = RealPaths.try_emplace(Path);
+    if (Inserted) {
+      SmallString<256> Real;
+      It->second = Path.empty() || sys::fs::real_path(Path, Real) ? Path.str().str()
+                                                                  : Real.str().str();
+    }
+    return It->second;
+  };
+  auto Key = [&](const ClangTidyError &E) {
+    return std::make_tuple(RealPath(E), E.Message.FileOffset, StringRef(E.DiagnosticName),
+                           StringRef(E.Message.Message));
+  };
+  llvm::sort(Errors, [&](const ClangTidyError &A, const ClangTidyError &B) {
+    return Key(A) < Key(B);
+  });
+  Errors.erase(std::unique(Errors.begin(), Errors.end(),
+                           [&](const ClangTidyError &A, const ClangTidyError &B) {
+                             return Key(A) == Key(B);
+                           }),
+               Errors.end());
+}
+
+/// Runs the checks over Files with Workers threads, each with its own
+/// context; the main context analyses the first file, so its per-file
+/// options are set for handleErrors. Shows `[i/n] file` on stderr when that
+/// is a terminal. Returns every worker's results; Stats gets their sum.
+std::vector<ClangTidyError>
+analyse(ClangTidyContext &MainContext, const tooling::CompilationDatabase &Database,
+        ArrayRef<std::string> Files, unsigned Workers, ClangTidyStats &Stats) {
+  if (EnableCheckProfile) {
+    // One profile over all files, as clang-tidy prints it: one run, in order.
+    auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::getRealFileSystem());
+    std::vector<ClangTidyError> Errors =
+        runClangTidy(MainContext, Database, Files, BaseFS, FixNotes, true,
+                     makeAbsolute(StoreCheckProfile), Quiet);
+    Stats = MainContext.getStats();
+    return Errors;
+  }
+  Workers = std::max(1u, std::min<unsigned>(Workers, Files.size()));
+  const bool Progress = Files.size() > 1 && sys::Process::StandardErrIsDisplayed();
+  std::mutex ProgressLock;
+  std::atomic<size_t> Next = 1;
+  auto Work = [&](ClangTidyContext &Context, std::vector<ClangTidyError> &Out, size_t First) {
+    // Each worker's own working directory: the process-wide one, which
+    // getRealFileSystem() changes for each compile command, would be shared.
+    auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::createPhysicalFileSystem());
+    for (size_t I = First; I < Files.size(); I = Next++) {
+      if (Progress) {
+        std::lock_guard<std::mutex> Guard(ProgressLock);
+        errs() << "[" << I + 1 << "/" << Files.size() << "] " << Files[I] << "\n";
+      }
+      // In parallel, clang's per-file "N warnings generated." lines would
+      // interleave; they go (as with --quiet) and the totals stay.
+      std::vector<ClangTidyError> Errors = runClangTidy(
+          Context, Database, Files[I], BaseFS, FixNotes, false, "", Quiet || Workers > 1);
+      std::move(Errors.begin(), Errors.end(), std::back_inserter(Out));
+    }
+  };
+  std::vector<std::unique_ptr<ClangTidyContext>> Contexts;
+  std::vector<std::vector<ClangTidyError>> Results(Workers);
+  std::vector<std::thread> Threads;
+  for (unsigned W = 1; W < Workers; ++W) {
+    Contexts.push_back(std::make_unique<ClangTidyContext>(
+        createOptionsProvider(), AllowEnablingAnalyzerAlphaCheckers,
+        /*EnableModuleHeadersParsing=*/false, /*ExperimentalCustomChecks=*/false));
+    Threads.emplace_back(Work, std::ref(*Contexts.back()), std::ref(Results[W]), Next++);
+  }
+  Work(MainContext, Results[0], 0);
+  for (std::thread &T : Threads)
+    T.join();
+
+  Stats = MainContext.getStats();
+  for (const auto &Context : Contexts) {
+    const ClangTidyStats &S = Context->getStats();
+    Stats.ErrorsDisplayed += S.ErrorsDisplayed;
+    Stats.ErrorsIgnoredCheckFilter += S.ErrorsIgnoredCheckFilter;
+    Stats.ErrorsIgnoredNOLINT += S.ErrorsIgnoredNOLINT;
+    Stats.ErrorsIgnoredNonUserCode += S.ErrorsIgnoredNonUserCode;
+    Stats.ErrorsIgnoredLineFilter += S.ErrorsIgnoredLineFilter;
+  }
+  std::vector<ClangTidyError> Errors;
+  for (auto &R : Results)
+    std::move(R.begin(), R.end(), std::back_inserter(Errors));
+  sortAndDeduplicate(Errors);
+  return Errors;
+}
+
 int gradlintMain(int Argc, const char **Argv) {
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "gradlint " GRADLINT_VERSION " (built with LLVM " LLVM_VERSION_STRING
@@ -391,6 +550,37 @@ int gradlintMain(int Argc, const char **Argv) {
     // The parser's message already names the program.
     WithColor::error(errs()) << toString(OptionsParser.takeError());
     return gradlint::ExitUsageError;
+  }
+  // `-p DIR` and no input: every entry of the database. The parser loads the
+  // database (and wraps it with --extra-arg) only when it is given files, so
+  // parse again with the entries appended as inputs.
+  std::vector<std::string> AllEntries;
+  std::vector<const char *> ArgvWithEntries;
+  if (std::optional<std::string> BuildPath = explicitBuildPath(Argc, Argv);
+      BuildPath && OptionsParser->getSourcePathList().empty()) {
+    std::string Error;
+    std::unique_ptr<tooling::CompilationDatabase> Database =
+        tooling::CompilationDatabase::autoDetectFromDirectory(*BuildPath, Error);
+    if (Database)
+      AllEntries = Database->getAllFiles();
+    if (AllEntries.empty())
+      return usageError("the compilation database in '" + *BuildPath + "' has no entries");
+    llvm::sort(AllEntries);
+    ArgvWithEntries.assign(Argv, Argv + Argc);
+    auto DashDash = llvm::find_if(ArgvWithEntries,
+                                  [](const char *Arg) { return StringRef(Arg) == "--"; });
+    std::vector<const char *> Entries;
+    for (const std::string &Entry : AllEntries)
+      Entries.push_back(Entry.c_str());
+    ArgvWithEntries.insert(DashDash, Entries.begin(), Entries.end());
+    int NewArgc = static_cast<int>(ArgvWithEntries.size());
+    cl::ResetAllOptionOccurrences();
+    OptionsParser = tooling::CommonOptionsParser::create(NewArgc, ArgvWithEntries.data(),
+                                                         GradlintCategory, cl::ZeroOrMore);
+    if (!OptionsParser) {
+      WithColor::error(errs()) << toString(OptionsParser.takeError());
+      return gradlint::ExitUsageError;
+    }
   }
 
   if (CrashForTesting)
@@ -453,7 +643,13 @@ int gradlintMain(int Argc, const char **Argv) {
     }
     return usageError("no checks enabled (see --checks)");
   }
-  if (PathList.empty())
+  std::unique_ptr<tooling::CompilationDatabase> Compilations =
+      gradlint::translatingNvccCommands(OptionsParser->getCompilations());
+  std::optional<std::vector<std::string>> Files =
+      selectInputs(PathList, *Compilations, explicitBuildPath(Argc, Argv).has_value());
+  if (!Files)
+    return gradlint::ExitUsageError;
+  if (Files->empty())
     return usageError("no input files specified (see --help)");
 
   InitializeAllTargetInfos();
@@ -466,11 +662,10 @@ int gradlintMain(int Argc, const char **Argv) {
                            /*ExperimentalCustomChecks=*/false);
   auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(
       vfs::getRealFileSystem());
-  std::unique_ptr<tooling::CompilationDatabase> Compilations =
-      gradlint::translatingNvccCommands(OptionsParser->getCompilations());
-  std::vector<ClangTidyError> Errors = runClangTidy(
-      Context, *Compilations, PathList, BaseFS, FixNotes,
-      EnableCheckProfile, makeAbsolute(StoreCheckProfile), Quiet);
+  ClangTidyStats Stats;
+  std::vector<ClangTidyError> Errors =
+      analyse(Context, *Compilations, *Files,
+              Jobs ? unsigned(Jobs) : std::max(1u, std::thread::hardware_concurrency()), Stats);
 
   bool ConfigErrors = llvm::any_of(Errors, isConfigurationDiagnostic);
   bool CompilerErrors = llvm::any_of(Errors, [](const ClangTidyError &E) {
@@ -495,7 +690,7 @@ int gradlintMain(int Argc, const char **Argv) {
   }
 
   if (!Quiet) {
-    printStats(Context.getStats());
+    printStats(Stats);
     if (DisableFixes && Behaviour != FB_NoFix)
       errs() << (ConfigErrors
                      ? "Found configuration errors; fixes have NOT been "

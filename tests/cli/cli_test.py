@@ -3,11 +3,11 @@
 the documented exit codes (README.md, "Exit codes")."""
 
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import unittest
+
+from scratch import ScratchDirTest
 
 GRADLINT = os.environ["GRADLINT"]
 INCLUDE = os.environ["GRADLINT_LINT_INCLUDE"]
@@ -21,22 +21,12 @@ WARNING = ("a.cpp:3:66: warning: constant axis 3 passed to 'mock::cat' at run "
            "time; use its compile-time form [gradlint-runtime-concat-axis]")
 
 
-class GradlintCommandTest(unittest.TestCase):
+class GradlintCommandTest(ScratchDirTest):
+    prefix = "gradlint-cli-"
+
     def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="gradlint-cli-")
-        self.addCleanup(shutil.rmtree, self.dir)
+        super().setUp()
         self.source = self.write("a.cpp", SOURCE)
-
-    def write(self, name, text):
-        path = os.path.join(self.dir, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-        return path
-
-    def read(self, name):
-        with open(os.path.join(self.dir, name), encoding="utf-8") as f:
-            return f.read()
 
     def gradlint(self, *args, compiler_args=True):
         cmd = [GRADLINT, *args]
