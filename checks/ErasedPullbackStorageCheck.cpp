@@ -21,7 +21,6 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang::ast_matchers;
 
@@ -35,82 +34,6 @@ AST_MATCHER_P(QualType, erasedCallable, const ErasedPullbackStorageCheck *,
               Check) {
   return Check->isErasedCallable(Node);
 }
-
-/// Whether every use of \p Var in \p Body works just as well with the
-/// closure's own type: calls, copies and moves into by-value or const
-/// reference parameters, returns. Anything else (assignment, `if (pb)`,
-/// `pb.target<...>()`, a non-const reference) needs the erased type.
-class ClosureUses : public RecursiveASTVisitor<ClosureUses> {
-public:
-  explicit ClosureUses(const VarDecl *Var) : Var(Var) {}
-
-  bool onlyClosureUses(Stmt *Body) {
-    TraverseStmt(Body);
-    return llvm::all_of(Uses, [&](const DeclRefExpr *Use) {
-      return Allowed.contains(Use);
-    });
-  }
-
-  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    if (Ref->getDecl() == Var)
-      Uses.push_back(Ref);
-    return true;
-  }
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Call) {
-    if (Call->getOperator() == OO_Call)
-      allow(Call->getArg(0));
-    return true;
-  }
-  bool VisitCallExpr(CallExpr *Call) {
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee || isa<CXXOperatorCallExpr>(Call))
-      return true;
-    if (Callee->isInStdNamespace() && Callee->getName() == "move") {
-      allow(Call->getArg(0));
-      return true;
-    }
-    for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams(); ++I)
-      if (acceptsClosure(Callee->getParamDecl(I)->getType()))
-        allow(Call->getArg(I));
-    return true;
-  }
-  bool VisitCXXConstructExpr(CXXConstructExpr *Construct) {
-    // A copy or a conversion (into another std::function, say).
-    if (Construct->getNumArgs() == 1)
-      allow(Construct->getArg(0));
-    return true;
-  }
-  bool VisitReturnStmt(ReturnStmt *Return) {
-    if (const Expr *Value = Return->getRetValue()) {
-      allow(Value);
-      for (const Expr *Element : elementsOf(Value))
-        allow(Element);
-    }
-    return true;
-  }
-  bool VisitVarDecl(VarDecl *Other) {
-    if (Other != Var && Other->hasInit() &&
-        !Other->getType()->isReferenceType())
-      allow(Other->getInit());
-    return true;
-  }
-
-private:
-  static bool acceptsClosure(QualType Param) {
-    if (!Param->isReferenceType())
-      return true;
-    QualType Pointee = Param->getPointeeType();
-    return Pointee.isConstQualified() || Param->isRValueReferenceType();
-  }
-  void allow(const Expr *E) {
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(stripTemporaries(E)))
-      Allowed.insert(Ref);
-  }
-
-  const VarDecl *Var;
-  std::vector<const DeclRefExpr *> Uses;
-  llvm::SmallPtrSet<const DeclRefExpr *, 8> Allowed;
-};
 
 /// The range of the type as written for \p Var, without cv-qualifiers:
 /// `const std::function<G(G)> pb` -> `std::function<G(G)>`.
@@ -207,7 +130,7 @@ void ErasedPullbackStorageCheck::checkLocal(const VarDecl *Var,
   if (!IsPullback)
     return;
   Stmt *Body = Enclosing->getBody();
-  if (!ClosureUses(Var).onlyClosureUses(Body))
+  if (!onlyClosureUses(Var, Body))
     return;
   DiagnosticBuilder D =
       diag(Var->getLocation(),

@@ -19,7 +19,6 @@
 #include "utils/Spelling.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/QualTypeNames.h"
-#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -473,7 +472,7 @@ TypeErasedPullbackCheck::calledFunction(const CallExpr *Call) const {
   const auto *Owner = dyn_cast<FunctionDecl>(Var->getDeclContext());
   if (!Maker || !Classifier.isErased(Maker->getReturnType()) ||
       !closureResultBecomesAuto(Maker, Naming) || !Owner || !Owner->getBody() ||
-      ExprMutationAnalyzer(*Owner->getBody(), *Context).isMutated(Var))
+      !onlyClosureUses(Var, Owner->getBody()))
     return callTarget(Callee);
   return callTarget(singleReturnedLambda(Maker)->getCallOperator());
 }

@@ -47,7 +47,8 @@ private:
   /// The function a call runs: its callee, or, for a call through an erased
   /// callable, the lambda it holds when that is certain and the callable's
   /// type is about to become the closure type. That is a local `auto pb =
-  /// make_pullback(...)`, never changed after, where make_pullback returns
+  /// make_pullback(...)`, only called, copied, moved or returned after
+  /// (onlyClosureUses), where make_pullback returns
   /// one lambda as an erased callable that gradlint-erased-pullback-storage
   /// (when it runs too) rewrites to `auto` (closureResultBecomesAuto); the
   /// std::any_casts of such calls go with the lambda's erased result.

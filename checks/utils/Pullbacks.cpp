@@ -3,6 +3,7 @@
 #include "utils/Pullbacks.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace clang::tidy::gradlint {
 
@@ -158,6 +159,86 @@ bool closureResultBecomesAuto(const FunctionDecl *FD, const PullbackNaming &Nami
          (Naming.isPullback(*FD) || Naming.isRRule(*FD)) &&
          singleReturnedLambda(FD) && callersSeeDefinition(FD) &&
          resultTypeEditable(FD);
+}
+
+namespace {
+
+class ClosureUses : public RecursiveASTVisitor<ClosureUses> {
+public:
+  explicit ClosureUses(const VarDecl *Var) : Var(Var) {}
+
+  bool onlyClosureUses(Stmt *Body) {
+    TraverseStmt(Body);
+    return llvm::all_of(Uses, [&](const DeclRefExpr *Use) {
+      return Allowed.contains(Use);
+    });
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (Ref->getDecl() == Var)
+      Uses.push_back(Ref);
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Call) {
+    if (Call->getOperator() == OO_Call)
+      allow(Call->getArg(0));
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || isa<CXXOperatorCallExpr>(Call))
+      return true;
+    if (Callee->isInStdNamespace() && Callee->getName() == "move") {
+      allow(Call->getArg(0));
+      return true;
+    }
+    for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams(); ++I)
+      if (acceptsClosure(Callee->getParamDecl(I)->getType()))
+        allow(Call->getArg(I));
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *Construct) {
+    // A copy or a conversion (into another std::function, say).
+    if (Construct->getNumArgs() == 1)
+      allow(Construct->getArg(0));
+    return true;
+  }
+  bool VisitReturnStmt(ReturnStmt *Return) {
+    if (const Expr *Value = Return->getRetValue()) {
+      allow(Value);
+      for (const Expr *Element : elementsOf(Value))
+        allow(Element);
+    }
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *Other) {
+    if (Other != Var && Other->hasInit() &&
+        !Other->getType()->isReferenceType())
+      allow(Other->getInit());
+    return true;
+  }
+
+private:
+  static bool acceptsClosure(QualType Param) {
+    if (!Param->isReferenceType())
+      return true;
+    QualType Pointee = Param->getPointeeType();
+    return Pointee.isConstQualified() || Param->isRValueReferenceType();
+  }
+  void allow(const Expr *E) {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(stripTemporaries(E)))
+      Allowed.insert(Ref);
+  }
+
+  const VarDecl *Var;
+  std::vector<const DeclRefExpr *> Uses;
+  llvm::SmallPtrSet<const DeclRefExpr *, 8> Allowed;
+};
+
+} // namespace
+
+bool onlyClosureUses(const VarDecl *Var, const Stmt *Body) {
+  return ClosureUses(Var).onlyClosureUses(const_cast<Stmt *>(Body));
 }
 
 } // namespace clang::tidy::gradlint

@@ -113,6 +113,13 @@ bool resultTypeEditable(const FunctionDecl *FD);
 /// caller checks that the result type is an erased callable.)
 bool closureResultBecomesAuto(const FunctionDecl *FD, const PullbackNaming &Naming);
 
+/// Whether every use of \p Var in \p Body works just as well with the
+/// closure's own type: calls, copies and moves into by-value or const
+/// reference parameters, returns. Anything else (assignment, `if (pb)`,
+/// `pb.target<...>()`, a non-const reference) needs the erased type. A walk
+/// of \p Body alone: no parent map of the translation unit.
+bool onlyClosureUses(const VarDecl *Var, const Stmt *Body);
+
 } // namespace clang::tidy::gradlint
 
 #endif
