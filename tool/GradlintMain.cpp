@@ -367,7 +367,11 @@ std::optional<ExitCode> checkExplicitBuildPath(int Argc, const char **Argv) {
                     "directory");
 }
 
+/// Path made absolute; empty stays empty (an unset --store-check-profile
+/// must not become the working directory, or the profile goes to a file).
 SmallString<256> makeAbsolute(StringRef Path) {
+  if (Path.empty())
+    return {};
   SmallString<256> Absolute(Path);
   sys::fs::make_absolute(Absolute);
   return Absolute;

@@ -273,6 +273,18 @@ class GradlintCommandTest(ScratchDirTest):
         self.assertIn("k.cu:4:66: warning: constant axis 3", r.stdout)
         self.assertNotIn("error:", r.stdout)
 
+    def test_check_profile_is_printed_and_no_file_is_written(self):
+        r = self.gradlint("--enable-check-profile", "a.cpp")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("clang-tidy checks profiling", r.stderr)
+        self.assertRegex(r.stderr, r"\) +gradlint-runtime-concat-axis\n")
+        self.assertEqual(sorted(os.listdir(self.dir)), ["a.cpp"])
+        r = self.gradlint("--enable-check-profile", "--store-check-profile=prof", "a.cpp")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        stored = os.listdir(os.path.join(self.dir, "prof"))
+        self.assertEqual(len(stored), 1, stored)
+        self.assertRegex(stored[0], r"-a\.cpp\.json$")
+
     def test_version(self):
         r = self.gradlint("--version", compiler_args=False)
         self.assertEqual(r.returncode, 0)
