@@ -12,7 +12,9 @@ median (min..max) and the ratio of medians to (a). A report, not a test.
 usage: bench/analysis_bench.py [--build build] [--rounds 5]
 """
 import argparse
+import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -58,11 +60,15 @@ def main():
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--functions", type=int, default=3000)
+    parser.add_argument("--only", default="fixtures,refcat,large,headers,scaling",
+                        help="comma-separated corpora to run (default: all)")
     opts = parser.parse_args()
+    only = set(opts.only.split(","))
     build = os.path.abspath(opts.build)
     print("# gradlint analysis benchmark\n")
     print(f"- machine: {machine()}")
-    print(f"- command: bench/analysis_bench.py --rounds {opts.rounds} --functions {opts.functions}")
+    print(f"- command: bench/analysis_bench.py --rounds {opts.rounds} --functions {opts.functions}"
+          + (f" --only {opts.only}" if opts.only != parser.get_default("only") else ""))
     print(f"- rounds: {opts.rounds}, interleaved; times are whole-process wall clock summed over the corpus")
     with tempfile.TemporaryDirectory(prefix="gradlint-bench-") as tmp:
         large = os.path.join(tmp, "large_tu.cpp")
@@ -81,13 +87,44 @@ def main():
             os.path.join(ROOT, "fixtures", "demo", "dense_block.cpp")]
         flags = ["-std=c++17", f"-I{INCLUDE}"]
         # C++23: one case uses std::move_only_function.
-        run_corpus("fixture sources (pullback lint cases and the demo)", fixtures,
-                   ["-std=c++23", f"-I{INCLUDE}"], build, opts.rounds)
-        run_corpus(f"generated large translation unit ({opts.functions} functions)", [large],
-                   flags, build, opts.rounds)
-        run_corpus("header-heavy translation unit (the C++ standard library)", [headers], flags,
-                   build, opts.rounds)
+        fixture_flags = ["-std=c++23", f"-I{INCLUDE}"]
+        if "fixtures" in only:
+            run_corpus("fixture sources (pullback lint cases and the demo)", fixtures,
+                       fixture_flags, build, opts.rounds)
+        if "refcat" in only:
+            examples = os.path.join(ROOT, "fixtures", "refcat", "examples")
+            run_corpus("refcat sources (the dense-block examples, both versions)",
+                       [os.path.join(examples, f"dense_block_{v}.cpp") for v in ("erased", "stable")],
+                       ["-std=c++17", f"-I{examples}", f"-I{os.path.join(ROOT, 'fixtures', 'refcat', 'include')}"],
+                       build, opts.rounds)
+        if "large" in only:
+            run_corpus(f"generated large translation unit ({opts.functions} functions)", [large],
+                       flags, build, opts.rounds)
+        if "headers" in only:
+            run_corpus("header-heavy translation unit (the C++ standard library)", [headers], flags,
+                       build, opts.rounds)
+        if "scaling" in only:
+            run_scaling(fixtures, fixture_flags, build, opts.rounds, tmp)
 
+
+def run_scaling(files, flags, build, rounds, tmp):
+    """gradlint -p DB -j 1 against -j 2 (and -j N for N cores) over a
+    compilation database of the given files."""
+    database = os.path.join(tmp, "db")
+    os.makedirs(database, exist_ok=True)
+    with open(os.path.join(database, "compile_commands.json"), "w", encoding="utf-8") as f:
+        json.dump([{"directory": os.path.dirname(p), "file": p,
+                    "arguments": ["clang++", *flags, "-c", p]} for p in files], f)
+    gradlint = os.path.join(build, "bin", "gradlint")
+    jobs = sorted({1, 2, os.cpu_count() or 1})
+    times, peaks = interleaved({f"gradlint -j {j}": [[gradlint, "-p", database, "-j", str(j), "--quiet"]]
+                                for j in jobs}, rounds)
+    print(f"\n### -j scaling: one `gradlint -p` over a compilation database of {len(files)} files\n")
+    print_table("command", times, peaks, "gradlint -j 1", "-j 1")
+    base = statistics.median(times["gradlint -j 1"])
+    for j in jobs[1:]:
+        print(f"\nspeed-up of -j {j} over -j 1 (ratio of medians): "
+              f"{base / statistics.median(times[f'gradlint -j {j}']):.2f}x")
 
 if __name__ == "__main__":
     main()
