@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExitCodes.h"
+#include "JsonReport.h"
 #include "NvccCommand.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -27,6 +28,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"
 #include <atomic>
+#include <fcntl.h>
 #include <mutex>
 #include <thread>
 #include <unistd.h>
@@ -199,6 +201,22 @@ Use colors in the diagnostics (default: when the
 output is a terminal).
 )"),
                               cl::cat(GradlintCategory));
+
+static cl::opt<std::string> Format("format", cl::desc(R"(
+Output format: text (default; clang's
+diagnostics) or json (one document with every
+finding, its notes and fixes, and a summary;
+docs/output-formats.md).
+)"),
+                                   cl::init("text"), cl::value_desc("text|json"),
+                                   cl::cat(GradlintCategory));
+
+static cl::opt<std::string> Output("output", cl::desc(R"(
+With --format=json, write the report to this
+file (atomically: a temporary file renamed into
+place) instead of stdout.
+)"),
+                                   cl::value_desc("file"), cl::cat(GradlintCategory));
 
 static cl::opt<unsigned> Jobs("j", cl::desc(R"(
 Number of files analysed at once (default: the
@@ -589,6 +607,10 @@ int gradlintMain(int Argc, const char **Argv) {
 
   if (CrashForTesting)
     LLVM_BUILTIN_TRAP;
+  if (Format != "text" && Format != "json")
+    return usageError("unknown --format '" + Format + "': expected text or json");
+  if (!Output.empty() && Format != "json")
+    return usageError("--output needs --format=json (text goes to stdout)");
 
   std::unique_ptr<ClangTidyOptionsProvider> OwningProvider =
       createOptionsProvider();
@@ -682,8 +704,34 @@ int gradlintMain(int Argc, const char **Argv) {
   // user meant, must not lead to edits.
   bool DisableFixes = (CompilerErrors && !FixErrors) || ConfigErrors;
   unsigned WarningsAsErrorsCount = 0;
-  handleErrors(Errors, Context, DisableFixes ? FB_NoFix : Behaviour,
-               WarningsAsErrorsCount, BaseFS);
+  if (Format == "json") {
+    // The report first: when it cannot be written, nothing is fixed either.
+    auto Write = [&](raw_ostream &OS) {
+      gradlint::writeJsonReport(OS, Errors, Files->size(), GRADLINT_VERSION);
+      return Error::success();
+    };
+    if (Output.empty())
+      cantFail(Write(outs()));
+    else if (Error E = writeToOutput(Output, Write))
+      return usageError("cannot write '" + Output + "': " + toString(std::move(E)));
+    outs().flush();
+    // handleErrors applies the fixes but also prints text to stdout, where
+    // only the report may go.
+    if (!DisableFixes && Behaviour != FB_NoFix) {
+      int Saved = dup(STDOUT_FILENO), Null = open("/dev/null", O_WRONLY);
+      dup2(Null, STDOUT_FILENO);
+      handleErrors(Errors, Context, Behaviour, WarningsAsErrorsCount, BaseFS);
+      outs().flush();
+      dup2(Saved, STDOUT_FILENO);
+      close(Saved);
+      close(Null);
+    }
+    WarningsAsErrorsCount = llvm::count_if(
+        Errors, [](const ClangTidyError &E) { return E.IsWarningAsError; });
+  } else {
+    handleErrors(Errors, Context, DisableFixes ? FB_NoFix : Behaviour,
+                 WarningsAsErrorsCount, BaseFS);
+  }
 
   if (!ExportFixes.empty()) {
     std::error_code EC;

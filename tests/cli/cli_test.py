@@ -285,6 +285,65 @@ class GradlintCommandTest(ScratchDirTest):
         self.assertEqual(len(stored), 1, stored)
         self.assertRegex(stored[0], r"-a\.cpp\.json$")
 
+    # --- JSON output --------------------------------------------------------
+
+    def test_json_report_has_findings_notes_fixes_and_summary(self):
+        import json
+        self.write("b.cpp", '#include "tensor.h"\nusing namespace mock;\n'
+                   "Tensor<float, 4> g(const Tensor<float, 4> &x, int axis) { return cat(x, x, axis); }\n"
+                   "Tensor<float, 4> h(const Tensor<float, 4> &x) { return g(x, 1); }\n")
+        r = self.gradlint("--format=json", "a.cpp", "b.cpp")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        report = json.loads(r.stdout)
+        self.assertEqual(report["version"], 1)
+        self.assertEqual(report["tool"]["name"], "gradlint")
+        self.assertEqual(report["summary"], {"files": 2, "findings": 2, "warnings": 2, "errors": 0})
+        first, second = report["findings"]
+        self.assertEqual(first, {
+            "check": "gradlint-runtime-concat-axis", "level": "warning",
+            "message": "constant axis 3 passed to 'mock::cat' at run time; use its compile-time form",
+            "file": os.path.join(self.dir, "a.cpp"), "line": 3, "column": 66,
+            "offset": SOURCE.index("3)"), "notes": [],
+            "fixes": [
+                {"file": os.path.join(self.dir, "a.cpp"), "line": 3, "column": 59,
+                 "offset": SOURCE.index("(x, x, 3)"), "length": 0, "replacement": "<3>"},
+                {"file": os.path.join(self.dir, "a.cpp"), "line": 3, "column": 64,
+                 "offset": SOURCE.index(", 3)"), "length": 3, "replacement": ""},
+            ]})
+        self.assertEqual((second["file"], second["line"], second["column"]),
+                         (os.path.join(self.dir, "b.cpp"), 3, 76))
+        self.assertEqual(second["fixes"], [])
+        self.assertEqual([(n["line"], n["message"]) for n in second["notes"]][:2],
+                         [(4, "'g' is called here with axis 1"),
+                          (3, "every call passes a constant: make 'axis' a template parameter "
+                              "of 'g' and call the compile-time form")])
+
+    def test_json_report_to_a_file_and_with_fix(self):
+        import json
+        r = self.gradlint("--format=json", "--output=out/report.json", "--fix", "a.cpp")
+        self.assertEqual(r.returncode, 3)  # no such directory
+        self.assertIn("cannot write 'out/report.json'", r.stderr)
+        self.assertEqual(self.read("a.cpp"), SOURCE)  # and so no fix either
+        self.assertEqual(sorted(os.listdir(self.dir)), ["a.cpp"])
+        r = self.gradlint("--format=json", "--output=report.json", "--fix", "a.cpp")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, "")  # neither the report nor handleErrors' text
+        self.assertEqual(json.loads(self.read("report.json"))["summary"]["findings"], 1)
+        self.assertEqual(self.read("a.cpp"), FIXED)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["a.cpp", "report.json"])
+
+    def test_json_warnings_as_errors_and_bad_format(self):
+        import json
+        r = self.gradlint("--format=json", "--warnings-as-errors=*", "a.cpp")
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(json.loads(r.stdout)["findings"][0]["level"], "error")
+        r = self.gradlint("--format=xml", "a.cpp")
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("unknown --format 'xml': expected text or json", r.stderr)
+        r = self.gradlint("--output=x.json", "a.cpp")
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("--output needs --format=json", r.stderr)
+
     def test_version(self):
         r = self.gradlint("--version", compiler_args=False)
         self.assertEqual(r.returncode, 0)
