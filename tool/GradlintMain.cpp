@@ -501,12 +501,14 @@ std::vector<ClangTidyError>
 analyse(ClangTidyContext &MainContext, const tooling::CompilationDatabase &Database,
         ArrayRef<std::string> Files, unsigned Workers, ClangTidyStats &Stats) {
   if (EnableCheckProfile) {
-    // One profile over all files, as clang-tidy prints it: one run, in order.
-    auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::getRealFileSystem());
+    // One file after another: each prints its own profile table on stderr
+    // (as clang-tidy does), and tables from parallel workers would interleave.
+    auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::createPhysicalFileSystem());
     std::vector<ClangTidyError> Errors =
         runClangTidy(MainContext, Database, Files, BaseFS, FixNotes, true,
                      makeAbsolute(StoreCheckProfile), Quiet);
     Stats = MainContext.getStats();
+    sortAndDeduplicate(Errors);
     return Errors;
   }
   Workers = std::max(1u, std::min<unsigned>(Workers, Files.size()));

@@ -65,6 +65,14 @@ class ParallelTest(ScratchDirTest):
             outputs.append(r.stdout)
         self.assertEqual(len(set(outputs)), 1, "the output depends on the scheduling")
 
+    def test_check_profile_runs_in_order_with_the_same_results(self):
+        r = self.gradlint("-j", "2", "--enable-check-profile")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.absolute(warning_lines(r.stdout)), self.expected)
+        # One table per file, as clang-tidy prints them, none interleaved.
+        self.assertEqual(r.stderr.count("clang-tidy checks profiling"), FILES)
+        self.assertEqual(r.stderr.count("Total Execution Time"), FILES)
+
     def test_default_job_count_is_the_cores(self):
         r = self.gradlint()
         self.assertEqual(r.returncode, 0, r.stderr)
