@@ -21,6 +21,17 @@ WARNING = ("a.cpp:3:66: warning: constant axis 3 passed to 'mock::cat' at run "
            "time; use its compile-time form [gradlint-runtime-concat-axis]")
 
 
+def factory_source(result_type, define="", value="std::any(dy)",
+                   call="std::any_cast<T>(back(dy))"):
+    """A pullback factory returning a lambda as result_type, and a caller."""
+    return ('#include "tensor.h"\n#include <any>\n#include <functional>\n'
+            "using T = mock::Tensor<float, 4>;\n" + define +
+            f"inline {result_type} id_pullback() {{\n"
+            f"  return [](const T &dy) {{ return {value}; }};\n}}\n"
+            "T run(const T &dy) {\n  auto back = id_pullback();\n"
+            f"  return {call};\n}}\n")
+
+
 class GradlintCommandTest(ScratchDirTest):
     prefix = "gradlint-cli-"
 
@@ -202,22 +213,12 @@ class GradlintCommandTest(ScratchDirTest):
         # The storage check turns the factory's std::function into `auto`, so
         # the call through `back` returns the lambda's now concrete result and
         # its cast must go; with the type-erased check alone it must stay.
-        source = ('#include "tensor.h"\n#include <any>\n#include <functional>\n'
-                  "using T = mock::Tensor<float, 4>;\n"
-                  "inline std::function<std::any(const T &)> id_pullback() {\n"
-                  "  return [](const T &dy) { return std::any(dy); };\n}\n"
-                  "T run(const T &dy) {\n  auto back = id_pullback();\n"
-                  "  return std::any_cast<T>(back(dy));\n}\n")
+        source = factory_source("std::function<std::any(const T &)>")
         self.write("a.cpp", source)
         r = self.gradlint("--fix", "a.cpp")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertEqual(self.read("a.cpp"),
-                         '#include "tensor.h"\n#include <any>\n#include <functional>\n'
-                         "using T = mock::Tensor<float, 4>;\n"
-                         "inline auto id_pullback() {\n"
-                         "  return [](const T &dy) { return dy; };\n}\n"
-                         "T run(const T &dy) {\n  auto back = id_pullback();\n"
-                         "  return back(dy);\n}\n")
+                         factory_source("auto", value="dy", call="back(dy)"))
         self.write("a.cpp", source)
         r = self.gradlint("--fix", "--checks=-*,gradlint-type-erased-pullback", "a.cpp")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
@@ -228,13 +229,9 @@ class GradlintCommandTest(ScratchDirTest):
         # A result type written by a macro is one the storage check reports
         # without a fix: calls through the factory still return std::any,
         # so their casts must stay (removing them would not compile).
-        source = ('#include "tensor.h"\n#include <any>\n#include <functional>\n'
-                  "using T = mock::Tensor<float, 4>;\n"
-                  "#define ERASED_PULLBACK std::function<std::any(const T &)>\n"
-                  "inline ERASED_PULLBACK id_pullback() {\n"
-                  "  return [](const T &dy) { return std::any(dy); };\n}\n"
-                  "T run(const T &dy) {\n  auto back = id_pullback();\n"
-                  "  return std::any_cast<T>(back(dy));\n}\n")
+        source = factory_source(
+            "ERASED_PULLBACK",
+            define="#define ERASED_PULLBACK std::function<std::any(const T &)>\n")
         self.write("a.cpp", source)
         r = self.gradlint("--fix", "a.cpp")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
