@@ -30,6 +30,7 @@
 #include <atomic>
 #include <fcntl.h>
 #include <mutex>
+#include <numeric>
 #include <thread>
 #include <unistd.h>
 
@@ -419,17 +420,17 @@ bool isConfigurationDiagnostic(const ClangTidyError &E) {
 
 /// The files to analyse. An input that exists is analysed as given. With -p,
 /// an input that is not a file is a regular expression selecting entries of
-/// the compilation database (as run-clang-tidy's arguments are), and no
-/// input at all selects every entry.
+/// the compilation database (as run-clang-tidy's arguments are). (No input
+/// with -p was turned into every entry before the options were parsed.)
 std::optional<std::vector<std::string>>
 selectInputs(const std::vector<std::string> &Inputs,
              const tooling::CompilationDatabase &Database, bool FromDatabase) {
-  if (!FromDatabase)
+  if (!FromDatabase || llvm::all_of(Inputs, [](const std::string &Input) {
+        return sys::fs::exists(Input);
+      }))
     return Inputs;
   std::vector<std::string> Entries = Database.getAllFiles();
   llvm::sort(Entries);
-  if (Inputs.empty())
-    return Entries;
   std::vector<std::string> Selected;
   for (const std::string &Input : Inputs) {
     if (sys::fs::exists(Input)) {
@@ -466,8 +467,10 @@ selectInputs(const std::vector<std::string> &Inputs,
 /// path (a relative path is relative to its compile command's directory),
 /// so `./b.h`, `../src/b.h` and `/abs/src/b.h` are one file.
 void sortAndDeduplicate(std::vector<ClangTidyError> &Errors) {
+  // Each error's real path once, not once per comparison.
   StringMap<std::string> RealPaths;
-  auto RealPath = [&](const ClangTidyError &E) -> StringRef {
+  std::vector<StringRef> Files;
+  for (const ClangTidyError &E : Errors) {
     SmallString<256> Path(E.Message.FilePath);
     if (!Path.empty() && sys::path::is_relative(Path))
       sys::path::make_absolute(E.BuildDirectory, Path);
@@ -477,20 +480,24 @@ void sortAndDeduplicate(std::vector<ClangTidyError> &Errors) {
       It->second = Path.empty() || sys::fs::real_path(Path, Real) ? Path.str().str()
                                                                   : Real.str().str();
     }
-    return It->second;
-  };
-  auto Key = [&](const ClangTidyError &E) {
-    return std::make_tuple(RealPath(E), E.Message.FileOffset, StringRef(E.DiagnosticName),
+    Files.push_back(It->second);
+  }
+  auto Key = [&](size_t I) {
+    const ClangTidyError &E = Errors[I];
+    return std::make_tuple(Files[I], E.Message.FileOffset, StringRef(E.DiagnosticName),
                            StringRef(E.Message.Message));
   };
-  llvm::sort(Errors, [&](const ClangTidyError &A, const ClangTidyError &B) {
-    return Key(A) < Key(B);
-  });
-  Errors.erase(std::unique(Errors.begin(), Errors.end(),
-                           [&](const ClangTidyError &A, const ClangTidyError &B) {
-                             return Key(A) == Key(B);
-                           }),
-               Errors.end());
+  std::vector<size_t> Order(Errors.size());
+  std::iota(Order.begin(), Order.end(), 0);
+  llvm::sort(Order, [&](size_t A, size_t B) { return Key(A) < Key(B); });
+  Order.erase(std::unique(Order.begin(), Order.end(),
+                          [&](size_t A, size_t B) { return Key(A) == Key(B); }),
+              Order.end());
+  std::vector<ClangTidyError> Sorted;
+  Sorted.reserve(Order.size());
+  for (size_t I : Order)
+    Sorted.push_back(std::move(Errors[I]));
+  Errors = std::move(Sorted);
 }
 
 /// Runs the checks over Files with Workers threads, each with its own
