@@ -558,10 +558,15 @@ void TypeErasedPullbackCheck::check(const MatchFinder::MatchResult &Result) {
 }
 
 void TypeErasedPullbackCheck::onEndOfTranslationUnit() {
+  for (const CallExpr *Cast : AnyCasts)
+    if (const CallExpr *Source = castOperandSource(Cast->getArg(0)))
+      if (const FunctionDecl *Callee = calledFunction(Source))
+        AnyCastsOf[Callee].push_back(Cast);
   for (const auto &Entry : Pullbacks)
     analyze(Entry.second);
   Pullbacks.clear();
   AnyCasts.clear();
+  AnyCastsOf.clear();
   Context = nullptr;
 }
 
@@ -699,10 +704,7 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
         Hints.push_back(FixItHint::CreateReplacement(Range, "auto"));
     }
   }
-  for (const CallExpr *Cast : AnyCasts) {
-    const CallExpr *Source = castOperandSource(Cast->getArg(0));
-    if (!Source || calledFunction(Source) != Fn)
-      continue;
+  for (const CallExpr *Cast : AnyCastsOf.lookup(Fn)) {
     Analyzer.Edits.clear();
     Analyzer.unwrap(Cast, Cast->getArg(0));
     CanFix &= !Analyzer.EditsInMacro;

@@ -66,9 +66,12 @@ private:
   bool StorageCheckEnabled;
 
   // Per translation unit: pullbacks in the order found (deterministic
-  // output), and the std::any_cast calls a fix may have to remove.
+  // output), and the std::any_cast calls a fix may have to remove -- as
+  // found, then (at the end of the unit) by the function whose result they
+  // cast, so that each pullback looks only at its own.
   llvm::MapVector<const FunctionDecl *, Pullback> Pullbacks;
   std::vector<const CallExpr *> AnyCasts;
+  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const CallExpr *, 2>> AnyCastsOf;
   ASTContext *Context = nullptr;
 };
 
