@@ -2,7 +2,10 @@
 # Installs every Debian package gradlint's build, demo and tests need, when
 # missing. Idempotent and non-interactive; run as root (or with sudo present)
 # on Debian 12. (g++ is nvcc's host compiler for refcat's optional CUDA
-# part; nvcc itself comes with the CUDA toolkit in /usr/local/cuda.) Used by `make demo`, `make test` and .ci/run.
+# part; nvcc itself comes with the CUDA toolkit in /usr/local/cuda.) Then
+# installs the SARIF validator the tests use (tools/sarif-validator, from
+# the npm registry, pinned by its package-lock.json). Used by `make demo`,
+# `make test` and .ci/run.
 set -euo pipefail
 
 PACKAGES=(
@@ -20,7 +23,27 @@ for pkg in "${PACKAGES[@]}"; do
   fi
 done
 
+# Node.js and npm come with the machine image here; Debian's packages
+# otherwise.
+if ! command -v npm >/dev/null 2>&1; then
+  missing+=(nodejs npm)
+fi
+
+install_sarif_validator() {
+  local dir
+  dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tools/sarif-validator"
+  # Reinstalled when the lock file changes (npm ci records it).
+  if [ -x "$dir/node_modules/.bin/sarif-multitool" ] &&
+     cmp -s "$dir/package-lock.json" "$dir/node_modules/.package-lock.json.installed"; then
+    return 0
+  fi
+  echo "bootstrap: installing the SARIF validator (npm ci in tools/sarif-validator)" >&2
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  cp "$dir/package-lock.json" "$dir/node_modules/.package-lock.json.installed"
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
+  install_sarif_validator
   exit 0
 fi
 
@@ -38,3 +61,4 @@ echo "bootstrap: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+install_sarif_validator

@@ -1,7 +1,7 @@
 //===--- ExitCodes.h - the gradlint command's exit statuses ---------------===//
 //
 // Documented in README.md ("Exit codes"); every value has a test in
-// tests/lint/cli_tests.py.
+// tests/cli/cli_test.py.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +13,8 @@ namespace gradlint {
 enum ExitCode : int {
   /// No findings, or warnings only.
   ExitClean = 0,
-  /// Findings promoted to errors by --warnings-as-errors.
+  /// Findings promoted to errors by --warnings-as-errors, or any reported
+  /// finding with --fail-on=warning.
   ExitFindingsAsErrors = 1,
   /// A compiler error in an analysed file (syntax error, missing file...).
   ExitCompilerErrors = 2,

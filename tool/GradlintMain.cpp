@@ -9,7 +9,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExitCodes.h"
-#include "JsonReport.h"
+#include "Baseline.h"
+#include "ChangedLines.h"
+#include "Report.h"
+#include "SourceFacts.h"
 #include "NvccCommand.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -58,7 +61,9 @@ clang-tidy does; --config/--config-file replace it.
 
 Exit codes:
   0  no findings, or warnings only
-  1  findings promoted to errors by --warnings-as-errors
+  1  findings promoted to errors by --warnings-as-errors, or any
+     finding with --fail-on=warning (baseline-suppressed findings
+     never count)
   2  compiler errors in an analysed file
   3  usage or configuration error
   4  internal error
@@ -205,19 +210,56 @@ output is a terminal).
 
 static cl::opt<std::string> Format("format", cl::desc(R"(
 Output format: text (default; clang's
-diagnostics) or json (one document with every
-finding, its notes and fixes, and a summary;
-docs/output-formats.md).
+diagnostics), json (one document with every
+finding, its notes and fixes, and a summary) or
+sarif (SARIF 2.1.0, for code-scanning services).
+See docs/output-formats.md.
 )"),
-                                   cl::init("text"), cl::value_desc("text|json"),
+                                   cl::init("text"), cl::value_desc("text|json|sarif"),
                                    cl::cat(GradlintCategory));
 
 static cl::opt<std::string> Output("output", cl::desc(R"(
-With --format=json, write the report to this
-file (atomically: a temporary file renamed into
-place) instead of stdout.
+Write the report (any format) to this file,
+atomically -- a temporary file renamed into
+place -- instead of stdout.
 )"),
                                    cl::value_desc("file"), cl::cat(GradlintCategory));
+
+static cl::opt<std::string> BaselinePath("baseline", cl::desc(R"(
+Report only findings that are not in this
+baseline file (see --write-baseline), and list
+its entries that no longer match anything.
+Suppressed findings are neither printed, fixed
+nor counted for the exit status.
+)"),
+                                         cl::value_desc("file"), cl::cat(GradlintCategory));
+
+static cl::opt<std::string> WriteBaselinePath("write-baseline", cl::desc(R"(
+Record every finding of this run in a baseline
+file (by check, file, enclosing declaration and
+source text, not by line number).
+)"),
+                                              cl::value_desc("file"),
+                                              cl::cat(GradlintCategory));
+
+static cl::opt<std::string> DiffBase("diff-base", cl::desc(R"(
+Report only findings on lines changed since this
+git revision (`git diff REV`: committed, staged
+and unstaged changes; untracked files are not
+included). With -p and no input, only the
+changed entries of the database are analysed
+when every changed C/C++/CUDA file is one.
+)"),
+                                     cl::value_desc("rev"), cl::cat(GradlintCategory));
+
+static cl::opt<std::string> FailOn("fail-on", cl::desc(R"(
+What makes the run exit with status 1: error
+(default: findings promoted by
+--warnings-as-errors) or warning (any finding
+that is reported).
+)"),
+                                   cl::init("error"), cl::value_desc("error|warning"),
+                                   cl::cat(GradlintCategory));
 
 static cl::opt<unsigned> Jobs("j", cl::desc(R"(
 Number of files analysed at once (default: the
@@ -463,7 +505,8 @@ selectInputs(const std::vector<std::string> &Inputs,
 
 /// Results in a stable order whatever the scheduling -- by file, position,
 /// check and message -- with a finding reported by several translation units
-/// (in a header they share) kept once. Files are compared by their real
+/// (in a header they share) kept once, and not fixed when they disagree on
+/// its fix. Files are compared by their real
 /// path (a relative path is relative to its compile command's directory),
 /// so `./b.h`, `../src/b.h` and `/abs/src/b.h` are one file.
 void sortAndDeduplicate(std::vector<ClangTidyError> &Errors) {
@@ -490,9 +533,43 @@ void sortAndDeduplicate(std::vector<ClangTidyError> &Errors) {
   std::vector<size_t> Order(Errors.size());
   std::iota(Order.begin(), Order.end(), 0);
   llvm::sort(Order, [&](size_t A, size_t B) { return Key(A) < Key(B); });
-  Order.erase(std::unique(Order.begin(), Order.end(),
-                          [&](size_t A, size_t B) { return Key(A) == Key(B); }),
-              Order.end());
+  // A finding reported by several translation units is kept once; if they
+  // want different fixes for it (a header whose meaning depends on what is
+  // defined before it), none is applied.
+  auto FixesOf = [&](size_t I) {
+    std::vector<std::tuple<std::string, unsigned, unsigned, std::string>> Edits;
+    const ClangTidyError &E = Errors[I];
+    std::vector<const tooling::DiagnosticMessage *> Messages{&E.Message};
+    for (const tooling::DiagnosticMessage &Note : E.Notes)
+      Messages.push_back(&Note);
+    for (const tooling::DiagnosticMessage *M : Messages)
+      for (const auto &[Path, Replacements] : M->Fix)
+        for (const tooling::Replacement &R : Replacements)
+          Edits.emplace_back(gradlint::SourceFiles::absolute(R.getFilePath(), E.BuildDirectory),
+                             R.getOffset(), R.getLength(), R.getReplacementText().str());
+    llvm::sort(Edits);
+    return Edits;
+  };
+  std::vector<size_t> Unique;
+  for (size_t I : Order) {
+    if (Unique.empty() || Key(Unique.back()) != Key(I)) {
+      Unique.push_back(I);
+      continue;
+    }
+    ClangTidyError &Kept = Errors[Unique.back()];
+    if (FixesOf(Unique.back()) == FixesOf(I))
+      continue;
+    bool Noted = llvm::any_of(Kept.Notes, [](const tooling::DiagnosticMessage &N) {
+      return StringRef(N.Message).starts_with("not fixed: ");
+    });
+    Kept.Message.Fix.clear();
+    for (tooling::DiagnosticMessage &Note : Kept.Notes)
+      Note.Fix.clear();
+    if (!Noted)
+      Kept.Notes.emplace_back("not fixed: the translation units that include this file "
+                              "need different fixes here");
+  }
+  Order = std::move(Unique);
   std::vector<ClangTidyError> Sorted;
   Sorted.reserve(Order.size());
   for (size_t I : Order)
@@ -567,6 +644,235 @@ analyse(ClangTidyContext &MainContext, const tooling::CompilationDatabase &Datab
   return Errors;
 }
 
+/// Sends what is written to stdout (fd 1, where clang-tidy's reporter
+/// prints) to another file while it lives.
+class StdoutRedirect {
+public:
+  explicit StdoutRedirect(int Fd) { redirect(Fd); }
+  explicit StdoutRedirect(const char *Path) {
+    int Fd = open(Path, O_WRONLY);
+    redirect(Fd);
+    close(Fd);
+  }
+  ~StdoutRedirect() {
+    outs().flush();
+    dup2(Saved, STDOUT_FILENO);
+    close(Saved);
+  }
+
+private:
+  void redirect(int Fd) {
+    outs().flush();
+    Saved = dup(STDOUT_FILENO);
+    dup2(Fd, STDOUT_FILENO);
+  }
+  int Saved = -1;
+};
+
+/// The text output (and the fixes), to stdout or atomically to --output:
+/// into a temporary file next to it, renamed into place when complete.
+std::optional<ExitCode> printTextReport(std::vector<ClangTidyError> &Errors,
+                                        ClangTidyContext &Context, FixBehaviour Behaviour,
+                                        unsigned &WarningsAsErrorsCount,
+                                        IntrusiveRefCntPtr<vfs::OverlayFileSystem> BaseFS) {
+  if (Output.empty()) {
+    handleErrors(Errors, Context, Behaviour, WarningsAsErrorsCount, BaseFS);
+    return std::nullopt;
+  }
+  int Fd;
+  SmallString<256> Temporary;
+  if (std::error_code EC =
+          sys::fs::createUniqueFile(Output + ".tmp-%%%%%%", Fd, Temporary))
+    return usageError("cannot write '" + Output + "': " + EC.message());
+  {
+    StdoutRedirect ToFile(Fd);
+    handleErrors(Errors, Context, Behaviour, WarningsAsErrorsCount, BaseFS);
+  }
+  bool Written = close(Fd) == 0;
+  if (std::error_code EC = Written ? sys::fs::rename(Temporary, Output)
+                                   : std::make_error_code(std::errc::io_error)) {
+    sys::fs::remove(Temporary);
+    return usageError("cannot write '" + Output + "': " + EC.message());
+  }
+  return std::nullopt;
+}
+
+/// The real path of a finding's file; empty without one.
+std::string realPathOf(const ClangTidyError &E) {
+  if (E.Message.FilePath.empty())
+    return "";
+  std::string Absolute = gradlint::SourceFiles::absolute(E.Message.FilePath, E.BuildDirectory);
+  SmallString<256> Real;
+  return sys::fs::real_path(Absolute, Real) ? Absolute : Real.str().str();
+}
+
+/// A file name C, C++ or CUDA code can be in (a change to anything else,
+/// documentation or build files, cannot change a finding).
+bool isCodeFile(StringRef Path) {
+  static const char *const Extensions[] = {".c",   ".cc",  ".cpp", ".cxx", ".c++", ".cu",
+                                           ".h",   ".hh",  ".hpp", ".hxx", ".h++", ".cuh",
+                                           ".inc", ".inl", ".ipp", ".tcc", ".tpp", ".def"};
+  StringRef Extension = sys::path::extension(Path);
+  return llvm::any_of(Extensions, [&](const char *E) { return Extension.equals_insensitive(E); });
+}
+
+/// With --diff-base over the whole database: only the changed entries, when
+/// every changed code file is one (a changed header could affect any entry,
+/// and then all are analysed).
+std::vector<std::string> changedEntries(const std::vector<std::string> &Files,
+                                        const gradlint::ChangedLines &Changed) {
+  StringMap<std::string> ByRealPath;
+  for (const std::string &File : Files) {
+    SmallString<256> Real;
+    ByRealPath[sys::fs::real_path(File, Real) ? StringRef(File) : StringRef(Real)] = File;
+  }
+  std::vector<std::string> Selected;
+  for (const auto &Entry : Changed.Files) {
+    auto It = ByRealPath.find(Entry.getKey());
+    if (It != ByRealPath.end())
+      Selected.push_back(It->second);
+    else if (isCodeFile(Entry.getKey()))
+      return Files;
+  }
+  llvm::sort(Selected);
+  return Selected;
+}
+
+/// What --fix may edit: files inside the source root or inside the
+/// directory of an analysed file. A file elsewhere (a third-party or
+/// installed header reached through --header-filter) or a read-only file is
+/// not edited: the fixes of every finding that touches it are dropped (a
+/// finding's fixes go together) and the file is named on stderr. Also
+/// remembers the permissions of the files that will be edited: clang-tidy
+/// replaces a file by a new one (atomically, by renaming), which would give
+/// it the default permissions.
+class FixGuard {
+public:
+  FixGuard(gradlint::SourceFiles &Sources, ArrayRef<std::string> Inputs) : Sources(Sources) {
+    Directories.push_back(Sources.root());
+    for (const std::string &Input : Inputs) {
+      SmallString<256> Real;
+      if (!sys::fs::real_path(makeAbsolute(Input), Real))
+        Directories.push_back(sys::path::parent_path(Real).str());
+    }
+    llvm::sort(Directories);
+    Directories.erase(std::unique(Directories.begin(), Directories.end()), Directories.end());
+  }
+
+  /// Drops the fixes that may not be applied; returns how many files were
+  /// refused.
+  unsigned apply(std::vector<ClangTidyError> &Errors, bool WithNotes) {
+    for (ClangTidyError &E : Errors) {
+      std::vector<tooling::DiagnosticMessage *> Messages{&E.Message};
+      if (WithNotes)
+        for (tooling::DiagnosticMessage &Note : E.Notes)
+          Messages.push_back(&Note);
+      bool Refused = false;
+      for (tooling::DiagnosticMessage *M : Messages)
+        for (const auto &[Path, Replacements] : M->Fix)
+          for (const tooling::Replacement &R : Replacements)
+            Refused |= !allowed(gradlint::SourceFiles::absolute(R.getFilePath(),
+                                                                E.BuildDirectory));
+      if (Refused)
+        for (tooling::DiagnosticMessage *M : Messages)
+          M->Fix.clear();
+    }
+    return Refusals;
+  }
+
+  /// Gives the edited files their permissions back.
+  void restorePermissions() {
+    for (const auto &[File, Permissions] : Kept) {
+      ErrorOr<sys::fs::perms> Now = sys::fs::getPermissions(File);
+      if (Now && *Now != Permissions)
+        sys::fs::setPermissions(File, Permissions);
+    }
+  }
+
+private:
+  bool allowed(const std::string &File) {
+    auto [It, Inserted] = Decided.try_emplace(File, true);
+    if (!Inserted)
+      return It->second;
+    StringRef Why;
+    ErrorOr<sys::fs::perms> Permissions = sys::fs::getPermissions(File);
+    SmallString<256> Real;
+    if (sys::fs::real_path(File, Real))
+      Real = File;
+    if (llvm::none_of(Directories, [&](const std::string &D) {
+          return StringRef(Real).starts_with(D) &&
+                 (Real.size() == D.size() || Real[D.size()] == '/' || D.back() == '/');
+        }))
+      Why = "it is outside the source root and the directories of the analysed files";
+    else if (!Permissions)
+      Why = "it cannot be read";
+    else if (!(*Permissions & sys::fs::owner_write) ||
+             sys::fs::access(File, sys::fs::AccessMode::Write))
+      Why = "it is read-only";
+    if (Why.empty()) {
+      Kept.emplace_back(File, *Permissions);
+      return true;
+    }
+    It->second = false;
+    ++Refusals;
+    WithColor::error(errs(), "gradlint")
+        << "not fixing '" << File << "': " << Why << "\n";
+    return false;
+  }
+
+  gradlint::SourceFiles &Sources;
+  std::vector<std::string> Directories; // real paths
+  StringMap<bool> Decided;
+  std::vector<std::pair<std::string, sys::fs::perms>> Kept;
+  unsigned Refusals = 0;
+};
+
+/// Drops the findings (not compiler errors) outside the changed lines;
+/// returns how many.
+unsigned keepChangedLines(std::vector<ClangTidyError> &Errors,
+                          const gradlint::ChangedLines &Changed, gradlint::SourceFiles &Sources) {
+  size_t Before = Errors.size();
+  llvm::erase_if(Errors, [&](const ClangTidyError &E) {
+    if (gradlint::isCompilerDiagnostic(E) || E.Message.FilePath.empty())
+      return false;
+    std::string Real = realPathOf(E);
+    std::optional<gradlint::SourceFiles::Position> P =
+        Sources.position(Real, E.Message.FileOffset);
+    return !P || !Changed.contains(Real, P->Line);
+  });
+  return Before - Errors.size();
+}
+
+void dropSuppressed(std::vector<ClangTidyError> &Errors,
+                    std::vector<gradlint::FindingIdentity> &Identities,
+                    const std::vector<bool> &Suppressed) {
+  size_t Kept = 0;
+  for (size_t I = 0; I < Errors.size(); ++I) {
+    if (Suppressed[I])
+      continue;
+    if (Kept != I) { // a self-move would empty the finding
+      Errors[Kept] = std::move(Errors[I]);
+      Identities[Kept] = std::move(Identities[I]);
+    }
+    ++Kept;
+  }
+  Errors.resize(Kept, ClangTidyError("", ClangTidyError::Warning, "", false));
+  Identities.resize(Kept);
+}
+
+void printBaselineOutcome(const gradlint::BaselineOutcome &Outcome) {
+  if (Outcome.SuppressedCount)
+    errs() << "Suppressed " << Outcome.SuppressedCount << " finding"
+           << (Outcome.SuppressedCount == 1 ? "" : "s") << " in the baseline.\n";
+  if (Outcome.Stale.empty())
+    return;
+  errs() << Outcome.Stale.size() << " baseline entr" << (Outcome.Stale.size() == 1 ? "y" : "ies")
+         << " no longer match any finding; --write-baseline drops them:\n";
+  for (const gradlint::BaselineEntry &B : Outcome.Stale)
+    errs() << "  " << B.File << ": " << B.Check << ": " << B.Message
+           << (B.Context.empty() ? "" : " (in " + B.Context + ")") << "\n";
+}
+
 int gradlintMain(int Argc, const char **Argv) {
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "gradlint " GRADLINT_VERSION " (built with LLVM " LLVM_VERSION_STRING
@@ -616,10 +922,28 @@ int gradlintMain(int Argc, const char **Argv) {
 
   if (CrashForTesting)
     LLVM_BUILTIN_TRAP;
-  if (Format != "text" && Format != "json")
-    return usageError("unknown --format '" + Format + "': expected text or json");
-  if (!Output.empty() && Format != "json")
-    return usageError("--output needs --format=json (text goes to stdout)");
+  if (Format != "text" && Format != "json" && Format != "sarif")
+    return usageError("unknown --format '" + Format + "': expected text, json or sarif");
+  if (FailOn != "error" && FailOn != "warning")
+    return usageError("unknown --fail-on '" + FailOn + "': expected error or warning");
+  if (!DiffBase.empty() && !LineFilter.empty())
+    return usageError("--diff-base and --line-filter are mutually exclusive");
+  // Read before the analysis: a bad baseline should not cost a full run.
+  std::optional<std::vector<gradlint::BaselineEntry>> Baseline;
+  if (!BaselinePath.empty()) {
+    Expected<std::vector<gradlint::BaselineEntry>> Read = gradlint::readBaseline(BaselinePath);
+    if (!Read)
+      return usageError(toString(Read.takeError()));
+    Baseline = std::move(*Read);
+  }
+  const std::string SourceRoot = gradlint::findSourceRoot();
+  std::optional<gradlint::ChangedLines> Changed;
+  if (!DiffBase.empty()) {
+    Expected<gradlint::ChangedLines> Lines = gradlint::changedLinesSince(DiffBase, SourceRoot);
+    if (!Lines)
+      return usageError(toString(Lines.takeError()));
+    Changed = std::move(*Lines);
+  }
 
   std::unique_ptr<ClangTidyOptionsProvider> OwningProvider =
       createOptionsProvider();
@@ -686,6 +1010,22 @@ int gradlintMain(int Argc, const char **Argv) {
     return gradlint::ExitUsageError;
   if (Files->empty())
     return usageError("no input files specified (see --help)");
+  const bool WholeDatabase = !AllEntries.empty();
+  if (Changed) {
+    if (Changed->Files.empty()) {
+      if (!Quiet)
+        errs() << "gradlint: no changed lines since " << DiffBase << "; nothing to analyse\n";
+      return gradlint::ExitClean;
+    }
+    if (WholeDatabase)
+      *Files = changedEntries(*Files, *Changed);
+    if (Files->empty()) {
+      if (!Quiet)
+        errs() << "gradlint: no entry of the compilation database changed since " << DiffBase
+               << "; nothing to analyse\n";
+      return gradlint::ExitClean;
+    }
+  }
 
   InitializeAllTargetInfos();
   InitializeAllTargetMCs();
@@ -702,6 +1042,30 @@ int gradlintMain(int Argc, const char **Argv) {
       analyse(Context, *Compilations, *Files,
               Jobs ? unsigned(Jobs) : std::max(1u, std::thread::hardware_concurrency()), Stats);
 
+  gradlint::SourceFiles Sources(SourceRoot);
+  unsigned OutsideChangedLines = 0;
+  if (Changed)
+    OutsideChangedLines = keepChangedLines(Errors, *Changed, Sources);
+  // Identities read every file with findings: only when something needs them.
+  std::vector<gradlint::FindingIdentity> Identities;
+  if (Format != "text" || Baseline || !WriteBaselinePath.empty())
+    Identities = gradlint::identify(Errors, Sources);
+  if (!WriteBaselinePath.empty())
+    if (Error E = gradlint::writeBaseline(WriteBaselinePath, Errors, Identities))
+      return usageError("cannot write baseline '" + WriteBaselinePath +
+                        "': " + toString(std::move(E)));
+  std::optional<gradlint::BaselineOutcome> Outcome;
+  if (Baseline) {
+    StringSet<> Analysed;
+    for (const std::string &File : *Files)
+      Analysed.insert(Sources.relativeToRoot(makeAbsolute(File).str().str())
+                          .value_or(makeAbsolute(File).str().str()));
+    Outcome = gradlint::applyBaseline(*Baseline, Errors, Identities,
+                                      WholeDatabase && LineFilter.empty() && !Changed,
+                                      Analysed);
+    dropSuppressed(Errors, Identities, Outcome->Suppressed);
+  }
+
   bool ConfigErrors = llvm::any_of(Errors, isConfigurationDiagnostic);
   bool CompilerErrors = llvm::any_of(Errors, [](const ClangTidyError &E) {
     return E.DiagLevel == ClangTidyError::Error && !isConfigurationDiagnostic(E);
@@ -712,11 +1076,22 @@ int gradlintMain(int Argc, const char **Argv) {
   // A file that does not compile, or a configuration that is not what the
   // user meant, must not lead to edits.
   bool DisableFixes = (CompilerErrors && !FixErrors) || ConfigErrors;
+  if (DisableFixes)
+    Behaviour = FB_NoFix;
+  FixGuard Guard(Sources, *Files);
+  unsigned RefusedFiles =
+      Behaviour == FB_NoFix ? 0 : Guard.apply(Errors, Behaviour == FB_FixNotes);
   unsigned WarningsAsErrorsCount = 0;
-  if (Format == "json") {
+  if (Format == "text") {
+    if (std::optional<ExitCode> Failed = printTextReport(Errors, Context, Behaviour,
+                                                         WarningsAsErrorsCount, BaseFS))
+      return *Failed;
+  } else {
     // The report first: when it cannot be written, nothing is fixed either.
+    gradlint::ReportInput In{Errors, Identities, Files->size(), EnabledChecks,
+                             Outcome ? &*Outcome : nullptr, &Sources};
     auto Write = [&](raw_ostream &OS) {
-      gradlint::writeJsonReport(OS, Errors, Files->size(), GRADLINT_VERSION);
+      (Format == "json" ? gradlint::writeJsonReport : gradlint::writeSarifReport)(OS, In);
       return Error::success();
     };
     if (Output.empty())
@@ -726,21 +1101,15 @@ int gradlintMain(int Argc, const char **Argv) {
     outs().flush();
     // handleErrors applies the fixes but also prints text to stdout, where
     // only the report may go.
-    if (!DisableFixes && Behaviour != FB_NoFix) {
-      int Saved = dup(STDOUT_FILENO), Null = open("/dev/null", O_WRONLY);
-      dup2(Null, STDOUT_FILENO);
+    if (Behaviour != FB_NoFix) {
+      StdoutRedirect ToNull("/dev/null");
       handleErrors(Errors, Context, Behaviour, WarningsAsErrorsCount, BaseFS);
-      outs().flush();
-      dup2(Saved, STDOUT_FILENO);
-      close(Saved);
-      close(Null);
     }
     WarningsAsErrorsCount = llvm::count_if(
         Errors, [](const ClangTidyError &E) { return E.IsWarningAsError; });
-  } else {
-    handleErrors(Errors, Context, DisableFixes ? FB_NoFix : Behaviour,
-                 WarningsAsErrorsCount, BaseFS);
   }
+
+  Guard.restorePermissions();
 
   if (!ExportFixes.empty()) {
     std::error_code EC;
@@ -752,7 +1121,13 @@ int gradlintMain(int Argc, const char **Argv) {
 
   if (!Quiet) {
     printStats(Stats);
-    if (DisableFixes && Behaviour != FB_NoFix)
+    if (OutsideChangedLines)
+      errs() << "Suppressed " << OutsideChangedLines << " finding"
+             << (OutsideChangedLines == 1 ? "" : "s") << " outside the lines changed since "
+             << DiffBase << ".\n";
+    if (Outcome)
+      printBaselineOutcome(*Outcome);
+    if (DisableFixes && (Fix || FixErrors || FixNotes))
       errs() << (ConfigErrors
                      ? "Found configuration errors; fixes have NOT been "
                        "applied.\n"
@@ -760,7 +1135,7 @@ int gradlintMain(int Argc, const char **Argv) {
                        "specified.\nFixes have NOT been applied.\n");
   }
 
-  if (ConfigErrors)
+  if (ConfigErrors || RefusedFiles)
     return gradlint::ExitUsageError;
   if (CompilerErrors)
     return gradlint::ExitCompilerErrors;
@@ -770,6 +1145,12 @@ int gradlintMain(int Argc, const char **Argv) {
              << (WarningsAsErrorsCount == 1 ? "" : "s")
              << " treated as error"
              << (WarningsAsErrorsCount == 1 ? "" : "s") << "\n";
+    return gradlint::ExitFindingsAsErrors;
+  }
+  if (FailOn == "warning" && !Errors.empty()) {
+    if (!Quiet)
+      errs() << Errors.size() << " finding" << (Errors.size() == 1 ? "" : "s")
+             << " with --fail-on=warning\n";
     return gradlint::ExitFindingsAsErrors;
   }
   return gradlint::ExitClean;

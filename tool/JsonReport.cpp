@@ -1,12 +1,8 @@
 //===--- JsonReport.cpp - gradlint's --format=json -------------------------===//
 
-#include "JsonReport.h"
-#include "llvm/ADT/StringMap.h"
+#include "Report.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include <memory>
 
 using namespace llvm;
 using clang::tidy::ClangTidyError;
@@ -14,48 +10,29 @@ using clang::tidy::ClangTidyError;
 namespace gradlint {
 namespace {
 
-/// Absolute paths and offset -> line/column, reading each file once.
-class Locator {
-public:
-  std::string absolute(StringRef Path, StringRef BuildDirectory) {
-    SmallString<256> Result(Path);
-    if (!Result.empty() && sys::path::is_relative(Result))
-      sys::path::make_absolute(BuildDirectory, Result);
-    sys::path::remove_dots(Result, /*remove_dot_dot=*/true);
-    return Result.str().str();
-  }
-
-  /// {"file", "line", "column", "offset"} of \p Offset in \p File; line and
-  /// column are 1-based (the column counts bytes, as clang's does); without
-  /// a readable file, only the file and offset.
-  json::Object location(const std::string &File, unsigned Offset) {
-    json::Object Location{{"file", File}, {"offset", Offset}};
-    auto [It, Inserted] = Buffers.try_emplace(File);
-    if (Inserted) {
-      if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(File))
-        It->second = std::move(*Buffer);
-    }
-    if (!It->second || Offset > It->second->getBufferSize())
-      return Location;
-    StringRef Before = It->second->getBuffer().take_front(Offset);
-    size_t LineStart = Before.rfind('\n');
-    Location["line"] = static_cast<int64_t>(Before.count('\n') + 1);
-    Location["column"] = static_cast<int64_t>(
-        LineStart == StringRef::npos ? Offset + 1 : Offset - LineStart);
+/// {"file", "line", "column", "offset"}; line and column 1-based, the column
+/// counting bytes as clang does; without a readable file, only the file and
+/// offset; without a file, only the offset.
+json::Object location(SourceFiles &Files, StringRef Path, StringRef BuildDirectory,
+                      unsigned Offset) {
+  json::Object Location{{"offset", Offset}};
+  if (Path.empty())
     return Location;
+  std::string File = SourceFiles::absolute(Path, BuildDirectory);
+  if (std::optional<SourceFiles::Position> P = Files.position(File, Offset)) {
+    Location["line"] = P->Line;
+    Location["column"] = P->Column;
   }
-
-private:
-  StringMap<std::unique_ptr<MemoryBuffer>> Buffers;
-};
+  Location["file"] = std::move(File);
+  return Location;
+}
 
 json::Array fixesOf(const clang::tooling::DiagnosticMessage &Message, StringRef BuildDirectory,
-                    Locator &Files) {
+                    SourceFiles &Files) {
   json::Array Fixes;
   for (const auto &[Path, Replacements] : Message.Fix)
     for (const clang::tooling::Replacement &R : Replacements) {
-      json::Object Fix = Files.location(Files.absolute(R.getFilePath(), BuildDirectory),
-                                        R.getOffset());
+      json::Object Fix = location(Files, R.getFilePath(), BuildDirectory, R.getOffset());
       Fix["length"] = R.getLength();
       Fix["replacement"] = R.getReplacementText();
       Fixes.push_back(std::move(Fix));
@@ -63,52 +40,53 @@ json::Array fixesOf(const clang::tooling::DiagnosticMessage &Message, StringRef 
   return Fixes;
 }
 
-StringRef levelOf(const ClangTidyError &E) {
-  if (E.DiagLevel == ClangTidyError::Error || E.IsWarningAsError)
-    return "error";
-  if (E.DiagLevel == ClangTidyError::Remark)
-    return "remark";
-  return "warning";
-}
-
 } // namespace
 
-void writeJsonReport(raw_ostream &OS, const std::vector<ClangTidyError> &Errors, size_t Files,
-                     StringRef Version) {
-  Locator Locate;
+void writeJsonReport(raw_ostream &OS, const ReportInput &In) {
+  SourceFiles &Files = *In.Sources;
   json::Array Findings;
   unsigned Warnings = 0, ErrorCount = 0;
-  for (const ClangTidyError &E : Errors) {
-    json::Object Finding = Locate.location(
-        Locate.absolute(E.Message.FilePath, E.BuildDirectory), E.Message.FileOffset);
-    if (E.Message.FilePath.empty())
-      Finding.erase("file");
+  for (size_t I = 0; I < In.Errors.size(); ++I) {
+    const ClangTidyError &E = In.Errors[I];
+    json::Object Finding =
+        location(Files, E.Message.FilePath, E.BuildDirectory, E.Message.FileOffset);
     Finding["check"] = E.DiagnosticName;
-    Finding["level"] = levelOf(E);
+    Finding["level"] = findingLevel(E);
     Finding["message"] = E.Message.Message;
     json::Array Notes;
     for (const clang::tooling::DiagnosticMessage &Note : E.Notes) {
-      json::Object N = Locate.location(Locate.absolute(Note.FilePath, E.BuildDirectory),
-                                       Note.FileOffset);
-      if (Note.FilePath.empty())
-        N.erase("file");
+      json::Object N = location(Files, Note.FilePath, E.BuildDirectory, Note.FileOffset);
       N["message"] = Note.Message;
-      N["fixes"] = fixesOf(Note, E.BuildDirectory, Locate);
+      N["fixes"] = fixesOf(Note, E.BuildDirectory, Files);
       Notes.push_back(std::move(N));
     }
     Finding["notes"] = std::move(Notes);
-    Finding["fixes"] = fixesOf(E.Message, E.BuildDirectory, Locate);
-    (levelOf(E) == "error" ? ErrorCount : Warnings) += 1;
+    Finding["fixes"] = fixesOf(E.Message, E.BuildDirectory, Files);
+    Finding["context"] = In.Identities[I].Context;
+    Finding["fingerprint"] = In.Identities[I].Fingerprint;
+    (findingLevel(E) == "error" ? ErrorCount : Warnings) += 1;
     Findings.push_back(std::move(Finding));
+  }
+  json::Object Summary{{"files", static_cast<int64_t>(In.Files)},
+                       {"findings", static_cast<int64_t>(In.Errors.size())},
+                       {"warnings", Warnings},
+                       {"errors", ErrorCount}};
+  if (In.Baseline) {
+    json::Array Stale;
+    for (const BaselineEntry &B : In.Baseline->Stale)
+      Stale.push_back(json::Object{{"fingerprint", B.Fingerprint},
+                                   {"check", B.Check},
+                                   {"file", B.File},
+                                   {"context", B.Context},
+                                   {"message", B.Message}});
+    Summary["baseline"] = json::Object{{"suppressed", In.Baseline->SuppressedCount},
+                                       {"stale", std::move(Stale)}};
   }
   json::Object Report{
       {"version", 1},
-      {"tool", json::Object{{"name", "gradlint"}, {"version", Version}}},
+      {"tool", json::Object{{"name", "gradlint"}, {"version", GRADLINT_VERSION}}},
       {"findings", std::move(Findings)},
-      {"summary", json::Object{{"files", static_cast<int64_t>(Files)},
-                               {"findings", static_cast<int64_t>(Errors.size())},
-                               {"warnings", Warnings},
-                               {"errors", ErrorCount}}},
+      {"summary", std::move(Summary)},
   };
   OS << formatv("{0:2}", json::Value(std::move(Report))) << "\n";
 }

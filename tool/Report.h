@@ -1,25 +1,43 @@
-//===--- JsonReport.h - gradlint's --format=json ---------------------------===//
+//===--- Report.h - gradlint's machine-readable reports --------------------===//
 //
-// The findings of a run as one JSON document (schema: docs/output-formats.md).
+// The findings of a run as one document: --format=json (gradlint's own
+// schema) or --format=sarif (SARIF 2.1.0). Both are described in
+// docs/output-formats.md.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GRADLINT_TOOL_JSONREPORT_H
-#define GRADLINT_TOOL_JSONREPORT_H
+#ifndef GRADLINT_TOOL_REPORT_H
+#define GRADLINT_TOOL_REPORT_H
 
+#include "Baseline.h"
+#include "SourceFacts.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "llvm/Support/raw_ostream.h"
+#include <optional>
 #include <vector>
 
 namespace gradlint {
 
-/// Writes \p Errors (sorted, as the text output prints them) as the JSON
-/// report: every finding with its check, level, message, location (absolute
-/// path, 1-based line and byte column, offset), notes and fixes, and a
-/// summary. \p Files is the number of files analysed.
-void writeJsonReport(llvm::raw_ostream &OS,
-                     const std::vector<clang::tidy::ClangTidyError> &Errors,
-                     size_t Files, llvm::StringRef Version);
+/// What a report is made of.
+struct ReportInput {
+  /// The findings to report, sorted as the text output prints them.
+  llvm::ArrayRef<clang::tidy::ClangTidyError> Errors;
+  /// Their identities (same order).
+  llvm::ArrayRef<FindingIdentity> Identities;
+  /// The number of files analysed.
+  size_t Files = 0;
+  /// The checks that ran (SARIF's rules).
+  llvm::ArrayRef<std::string> EnabledChecks;
+  /// With --baseline: what it suppressed and which of its entries are stale.
+  const BaselineOutcome *Baseline = nullptr;
+  SourceFiles *Sources = nullptr;
+};
+
+/// gradlint's JSON report (schema version 1).
+void writeJsonReport(llvm::raw_ostream &OS, const ReportInput &In);
+
+/// A SARIF 2.1.0 log with one run.
+void writeSarifReport(llvm::raw_ostream &OS, const ReportInput &In);
 
 } // namespace gradlint
 
