@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace gradlint::test {
 
@@ -37,6 +38,16 @@ public:
 private:
   std::unique_ptr<clang::ASTUnit> Unit;
 };
+
+/// A snippet parsed for a helper whose result points into its AST (a
+/// declaration, a parameter): the AST lives as long as the test program,
+/// so the result stays valid after the helper returns.
+inline ParsedSnippet &parseKept(const std::string &Code,
+                                const std::string &Standard = "-std=c++17") {
+  static std::vector<std::unique_ptr<ParsedSnippet>> Kept;
+  Kept.push_back(std::make_unique<ParsedSnippet>(Code, Standard));
+  return *Kept.back();
+}
 
 } // namespace gradlint::test
 

@@ -23,7 +23,7 @@ int runtime();
 /// Classifies the argument of the call to `use` in \p Body.
 AxisProvenance classifyIn(const std::string &Body,
                           const std::string &Standard = "-std=c++17") {
-  gradlint::test::ParsedSnippet S(Prelude + Body, Standard);
+  gradlint::test::ParsedSnippet &S = gradlint::test::parseKept(Prelude + Body, Standard);
   const auto *Call = S.find<CallExpr>(
       callExpr(callee(functionDecl(hasName("use"))),
                unless(isInTemplateInstantiation())));

@@ -19,7 +19,7 @@ template <typename T, T V> struct constant {};
 /// Runs the finder on the single call to `cat` in \p Code.
 std::optional<CompileTimeForm> findFor(const std::string &Code,
                                        unsigned AxisIndex) {
-  gradlint::test::ParsedSnippet S(Library + Code);
+  gradlint::test::ParsedSnippet &S = gradlint::test::parseKept(Library + Code);
   const auto *Call =
       S.find<CallExpr>(callExpr(callee(functionDecl(hasName("cat")))));
   if (!Call)
