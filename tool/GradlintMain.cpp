@@ -748,7 +748,7 @@ std::vector<std::string> changedEntries(const std::vector<std::string> &Files,
 /// it the default permissions.
 class FixGuard {
 public:
-  FixGuard(gradlint::SourceFiles &Sources, ArrayRef<std::string> Inputs) : Sources(Sources) {
+  FixGuard(const gradlint::SourceFiles &Sources, ArrayRef<std::string> Inputs) {
     Directories.push_back(Sources.root());
     for (const std::string &Input : Inputs) {
       SmallString<256> Real;
@@ -820,7 +820,6 @@ private:
     return false;
   }
 
-  gradlint::SourceFiles &Sources;
   std::vector<std::string> Directories; // real paths
   StringMap<bool> Decided;
   std::vector<std::pair<std::string, sys::fs::perms>> Kept;
