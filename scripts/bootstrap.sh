@@ -14,6 +14,7 @@ PACKAGES=(
   clangd-22 llvm-22-tools
   libgrpc++-dev libprotobuf-dev protobuf-compiler-grpc
   libfmt-dev libgtest-dev libbenchmark-dev
+  libclang-rt-22-dev  # sanitizer and libFuzzer runtimes: scripts/sanitize.sh, fuzz.sh
 )
 
 missing=()

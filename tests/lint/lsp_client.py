@@ -85,7 +85,7 @@ class LspClient:
                 if not chunk:
                     self.log.seek(0)
                     log = self.log.read().decode(errors="replace")
-                    raise LspError(f"language server exited: {log[-2000:]}")
+                    raise LspError(f"language server exited: {log[-int(os.environ.get('GRADLINT_LSP_LOG_TAIL', 2000)):]}")
                 self.buffer += chunk
 
     def notify(self, method, params):
