@@ -598,15 +598,26 @@ analyse(ClangTidyContext &MainContext, const tooling::CompilationDatabase &Datab
   Workers = std::max(1u, std::min<unsigned>(Workers, Files.size()));
   const bool Progress = Files.size() > 1 && sys::Process::StandardErrIsDisplayed();
   std::mutex ProgressLock;
+  // The first file for the main context (see above), then the largest
+  // first: the last file to finish, which the other workers wait for, is
+  // then a small one.
+  std::vector<size_t> Order(Files.size());
+  std::iota(Order.begin(), Order.end(), 0);
+  std::vector<uint64_t> Sizes(Files.size(), 0);
+  for (size_t I = 0; I < Files.size(); ++I)
+    sys::fs::file_size(Files[I], Sizes[I]);
+  std::stable_sort(Order.begin() + 1, Order.end(),
+                   [&](size_t A, size_t B) { return Sizes[A] > Sizes[B]; });
   std::atomic<size_t> Next = 1;
   auto Work = [&](ClangTidyContext &Context, std::vector<ClangTidyError> &Out, size_t First) {
     // Each worker's own working directory: the process-wide one, which
     // getRealFileSystem() changes for each compile command, would be shared.
     auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::createPhysicalFileSystem());
-    for (size_t I = First; I < Files.size(); I = Next++) {
+    for (size_t K = First; K < Files.size(); K = Next++) {
+      size_t I = Order[K];
       if (Progress) {
         std::lock_guard<std::mutex> Guard(ProgressLock);
-        errs() << "[" << I + 1 << "/" << Files.size() << "] " << Files[I] << "\n";
+        errs() << "[" << K + 1 << "/" << Files.size() << "] " << Files[I] << "\n";
       }
       // In parallel, clang's per-file "N warnings generated." lines would
       // interleave; they go (as with --quiet) and the totals stay.
