@@ -2,7 +2,7 @@
 """gradlint against awkward input: what --fix may and may not edit
 (read-only files, files outside the project, file permissions), overlapping
 fixes from two checks, CRLF line ends, a UTF-8 byte order mark, non-ASCII
-identifiers, and an input that is not a file. Every fixed file is compiled."""
+identifiers, an unreadable file and inputs that are not source files. Every fixed file is compiled."""
 
 import json
 import os
@@ -171,6 +171,26 @@ class RobustnessTest(ScratchDirTest):
         r = self.gradlint("adir.cpp")
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("adir.cpp", r.stdout + r.stderr)
+
+    def test_unreadable_file(self):
+        path = self.write("secret.cpp", SOURCE)
+        os.chmod(path, 0)
+        cmd = [GRADLINT, "--fix", path, "--", *FLAGS]
+        if os.geteuid() == 0:
+            # Root reads anything: run as nobody, who must reach the binary,
+            # the headers and the scratch directory.
+            os.chmod(self.dir, 0o755)
+            drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+            probe = subprocess.run(drop + ["sh", "-c", f'test -x "{GRADLINT}" && test -r "{INCLUDE}/tensor.h"'],
+                                   capture_output=True)
+            if probe.returncode != 0:
+                self.skipTest("running as root, and user nobody cannot run gradlint from here")
+            cmd = drop + cmd
+        r = subprocess.run(cmd, cwd=self.dir, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn(f"error reading '{path}'", r.stdout + r.stderr)
+        os.chmod(path, 0o644)
+        self.assertEqual(self.read("secret.cpp"), SOURCE)
 
     def test_binary_garbage_as_input(self):
         self.write_bytes("junk.cpp", bytes(range(256)) * 8)
