@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """gradlint against awkward input: what --fix may and may not edit
 (read-only files, files outside the project, file permissions), overlapping
-fixes from two checks, CRLF line ends, a UTF-8 byte order mark, non-ASCII
+fixes from two checks, a shared header whose fix depends on the including file, CRLF line ends, a UTF-8 byte order mark, non-ASCII
 identifiers, an unreadable file and inputs that are not source files. Every fixed file is compiled."""
 
 import json
@@ -98,6 +98,29 @@ class RobustnessTest(ScratchDirTest):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("mock::cat<3>(x, x)", self.read("src/shared.h"))
         self.assertCompiles(main)
+
+    def test_overlapping_fixes_from_two_checks(self):
+        # The compiler's typo correction (clang-diagnostic-error) replaces
+        # 'kChanel'; runtime-concat-axis moves the same token into <...>.
+        # With --fix-errors one fix is applied, the other is reported as not
+        # applied -- no half-applied mix -- and the next run applies it.
+        src = SOURCE.replace("using namespace mock;\n",
+                             "using namespace mock;\nconstexpr int kChannel = 1;\n")
+        src = src.replace("cat(x, x, 3)", "cat(x, x, kChanel)")
+        self.write("typo.cpp", src)
+        r = self.gradlint("--fix-errors", "typo.cpp")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("did you mean 'kChannel'?", r.stdout)
+        self.assertIn("note: this fix will not be applied because it overlaps with another fix",
+                      r.stdout)
+        self.assertEqual(self.read("typo.cpp"), src.replace("cat(x, x, kChanel)",
+                                                            "cat<kChanel>(x, x)"))
+        r = self.gradlint("--fix-errors", "typo.cpp")
+        self.assertEqual(self.read("typo.cpp"), src.replace("cat(x, x, kChanel)",
+                                                            "cat<kChannel>(x, x)"))
+        self.assertCompiles(os.path.join(self.dir, "typo.cpp"))
+        r = self.gradlint("--fix", "typo.cpp")
+        self.assertEqual((r.returncode, r.stdout), (0, ""), r.stderr)
 
     def test_shared_header_with_fixes_that_differ_between_translation_units(self):
         # The header's pullback returns T, which each file defines differently:
