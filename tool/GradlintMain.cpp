@@ -876,8 +876,10 @@ void printBaselineOutcome(const gradlint::BaselineOutcome &Outcome) {
            << (Outcome.SuppressedCount == 1 ? "" : "s") << " in the baseline.\n";
   if (Outcome.Stale.empty())
     return;
-  errs() << Outcome.Stale.size() << " baseline entr" << (Outcome.Stale.size() == 1 ? "y" : "ies")
-         << " no longer match any finding; --write-baseline drops them:\n";
+  errs() << Outcome.Stale.size()
+         << (Outcome.Stale.size() == 1 ? " baseline entry no longer matches"
+                                       : " baseline entries no longer match")
+         << " any finding; --write-baseline drops them:\n";
   for (const gradlint::BaselineEntry &B : Outcome.Stale)
     errs() << "  " << B.File << ": " << B.Check << ": " << B.Message
            << (B.Context.empty() ? "" : " (in " + B.Context + ")") << "\n";

@@ -265,7 +265,7 @@ class ReportTest(ScratchDirTest):
         self.assertEqual([(s["check"], s["context"]) for s in stale],
                          [("gradlint-runtime-concat-axis", "model::f")])
         self.assertEqual(report["summary"]["baseline"]["suppressed"], 2)
-        self.assertIn("1 baseline entry no longer match any finding", r.stderr)
+        self.assertIn("1 baseline entry no longer matches any finding", r.stderr)
         self.assertIn("  src/a.cpp: gradlint-runtime-concat-axis: constant axis 3 passed to "
                       "'mock::cat' at run time; use its compile-time form (in model::f)", r.stderr)
         # Rewriting the baseline while using it: the stale entry goes.
@@ -284,7 +284,7 @@ class ReportTest(ScratchDirTest):
         self.write("src/a.cpp", twice.replace("  y = cat(x, x, 3);\n", ""))
         r = self.gradlint("--baseline=b.json", "src/a.cpp")
         self.assertNotIn("warning:", r.stdout)
-        self.assertIn("1 baseline entry no longer match", r.stderr)
+        self.assertIn("1 baseline entry no longer matches", r.stderr)
 
     def test_baseline_suppressed_findings_are_not_fixed(self):
         self.gradlint("--write-baseline=b.json", "src/a.cpp")
