@@ -503,6 +503,56 @@ selectInputs(const std::vector<std::string> &Inputs,
   return Unique;
 }
 
+/// The real path of each finding's file (a relative path is relative to its
+/// compile command's directory), each file's computed once.
+class RealPaths {
+public:
+  /// Empty for a finding without a file; the absolute path when the file
+  /// does not exist.
+  StringRef of(const ClangTidyError &E) {
+    if (E.Message.FilePath.empty())
+      return "";
+    // `..` resolved by the file system, not textually: `link/../b.h` is
+    // next to the link's target.
+    SmallString<256> Path(E.Message.FilePath);
+    if (sys::path::is_relative(Path))
+      sys::path::make_absolute(E.BuildDirectory, Path);
+    auto [It, Inserted] = Cache.try_emplace(Path);
+    if (Inserted) {
+      SmallString<256> Real;
+      It->second = sys::fs::real_path(Path, Real)
+                       ? gradlint::SourceFiles::absolute(Path, "")
+                       : Real.str().str();
+    }
+    return It->second;
+  }
+
+private:
+  StringMap<std::string> Cache;
+};
+
+/// Calls F(absolute file, replacement) for every fix-it of \p E: its own
+/// and, when \p WithNotes, its notes'.
+template <typename Fn> void forEachFixIt(const ClangTidyError &E, bool WithNotes, Fn F) {
+  auto Visit = [&](const tooling::DiagnosticMessage &M) {
+    for (const auto &[Path, Replacements] : M.Fix)
+      for (const tooling::Replacement &R : Replacements)
+        F(gradlint::SourceFiles::absolute(R.getFilePath(), E.BuildDirectory), R);
+  };
+  Visit(E.Message);
+  if (WithNotes)
+    for (const tooling::DiagnosticMessage &Note : E.Notes)
+      Visit(Note);
+}
+
+/// Drops every fix-it of \p E, its notes' included (a finding's fixes go
+/// together).
+void clearFixIts(ClangTidyError &E) {
+  E.Message.Fix.clear();
+  for (tooling::DiagnosticMessage &Note : E.Notes)
+    Note.Fix.clear();
+}
+
 /// Results in a stable order whatever the scheduling -- by file, position,
 /// check and message -- with a finding reported by several translation units
 /// (in a header they share) kept once, and not fixed when they disagree on
@@ -510,21 +560,10 @@ selectInputs(const std::vector<std::string> &Inputs,
 /// path (a relative path is relative to its compile command's directory),
 /// so `./b.h`, `../src/b.h` and `/abs/src/b.h` are one file.
 void sortAndDeduplicate(std::vector<ClangTidyError> &Errors) {
-  // Each error's real path once, not once per comparison.
-  StringMap<std::string> RealPaths;
+  RealPaths Real;
   std::vector<StringRef> Files;
-  for (const ClangTidyError &E : Errors) {
-    SmallString<256> Path(E.Message.FilePath);
-    if (!Path.empty() && sys::path::is_relative(Path))
-      sys::path::make_absolute(E.BuildDirectory, Path);
-    auto [It, Inserted] = RealPaths.try_emplace(Path);
-    if (Inserted) {
-      SmallString<256> Real;
-      It->second = Path.empty() || sys::fs::real_path(Path, Real) ? Path.str().str()
-                                                                  : Real.str().str();
-    }
-    Files.push_back(It->second);
-  }
+  for (const ClangTidyError &E : Errors)
+    Files.push_back(Real.of(E));
   auto Key = [&](size_t I) {
     const ClangTidyError &E = Errors[I];
     return std::make_tuple(Files[I], E.Message.FileOffset, StringRef(E.DiagnosticName),
@@ -538,15 +577,11 @@ void sortAndDeduplicate(std::vector<ClangTidyError> &Errors) {
   // defined before it), none is applied.
   auto FixesOf = [&](size_t I) {
     std::vector<std::tuple<std::string, unsigned, unsigned, std::string>> Edits;
-    const ClangTidyError &E = Errors[I];
-    std::vector<const tooling::DiagnosticMessage *> Messages{&E.Message};
-    for (const tooling::DiagnosticMessage &Note : E.Notes)
-      Messages.push_back(&Note);
-    for (const tooling::DiagnosticMessage *M : Messages)
-      for (const auto &[Path, Replacements] : M->Fix)
-        for (const tooling::Replacement &R : Replacements)
-          Edits.emplace_back(gradlint::SourceFiles::absolute(R.getFilePath(), E.BuildDirectory),
-                             R.getOffset(), R.getLength(), R.getReplacementText().str());
+    forEachFixIt(Errors[I], /*WithNotes=*/true,
+                 [&](std::string File, const tooling::Replacement &R) {
+                   Edits.emplace_back(std::move(File), R.getOffset(), R.getLength(),
+                                      R.getReplacementText().str());
+                 });
     llvm::sort(Edits);
     return Edits;
   };
@@ -562,9 +597,7 @@ void sortAndDeduplicate(std::vector<ClangTidyError> &Errors) {
     bool Noted = llvm::any_of(Kept.Notes, [](const tooling::DiagnosticMessage &N) {
       return StringRef(N.Message).starts_with("not fixed: ");
     });
-    Kept.Message.Fix.clear();
-    for (tooling::DiagnosticMessage &Note : Kept.Notes)
-      Note.Fix.clear();
+    clearFixIts(Kept);
     if (!Noted)
       Kept.Notes.emplace_back("not fixed: the translation units that include this file "
                               "need different fixes here");
@@ -708,15 +741,6 @@ std::optional<ExitCode> printTextReport(std::vector<ClangTidyError> &Errors,
   return std::nullopt;
 }
 
-/// The real path of a finding's file; empty without one.
-std::string realPathOf(const ClangTidyError &E) {
-  if (E.Message.FilePath.empty())
-    return "";
-  std::string Absolute = gradlint::SourceFiles::absolute(E.Message.FilePath, E.BuildDirectory);
-  SmallString<256> Real;
-  return sys::fs::real_path(Absolute, Real) ? Absolute : Real.str().str();
-}
-
 /// A file name C, C++ or CUDA code can be in (a change to anything else,
 /// documentation or build files, cannot change a finding).
 bool isCodeFile(StringRef Path) {
@@ -774,19 +798,12 @@ public:
   /// refused.
   unsigned apply(std::vector<ClangTidyError> &Errors, bool WithNotes) {
     for (ClangTidyError &E : Errors) {
-      std::vector<tooling::DiagnosticMessage *> Messages{&E.Message};
-      if (WithNotes)
-        for (tooling::DiagnosticMessage &Note : E.Notes)
-          Messages.push_back(&Note);
       bool Refused = false;
-      for (tooling::DiagnosticMessage *M : Messages)
-        for (const auto &[Path, Replacements] : M->Fix)
-          for (const tooling::Replacement &R : Replacements)
-            Refused |= !allowed(gradlint::SourceFiles::absolute(R.getFilePath(),
-                                                                E.BuildDirectory));
+      forEachFixIt(E, WithNotes, [&](const std::string &File, const tooling::Replacement &) {
+        Refused |= !allowed(File);
+      });
       if (Refused)
-        for (tooling::DiagnosticMessage *M : Messages)
-          M->Fix.clear();
+        clearFixIts(E);
     }
     return Refusals;
   }
@@ -842,10 +859,11 @@ private:
 unsigned keepChangedLines(std::vector<ClangTidyError> &Errors,
                           const gradlint::ChangedLines &Changed, gradlint::SourceFiles &Sources) {
   size_t Before = Errors.size();
+  RealPaths Paths;
   llvm::erase_if(Errors, [&](const ClangTidyError &E) {
     if (gradlint::isCompilerDiagnostic(E) || E.Message.FilePath.empty())
       return false;
-    std::string Real = realPathOf(E);
+    std::string Real = Paths.of(E).str();
     std::optional<gradlint::SourceFiles::Position> P =
         Sources.position(Real, E.Message.FileOffset);
     return !P || !Changed.contains(Real, P->Line);
