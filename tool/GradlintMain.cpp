@@ -1108,9 +1108,13 @@ int gradlintMain(int Argc, const char **Argv) {
   bool DisableFixes = (CompilerErrors && !FixErrors) || ConfigErrors;
   if (DisableFixes)
     Behaviour = FB_NoFix;
-  FixGuard Guard(Sources, *Files);
-  unsigned RefusedFiles =
-      Behaviour == FB_NoFix ? 0 : Guard.apply(Errors, Behaviour == FB_FixNotes);
+  // Only when fixing: it looks up the real path of every input.
+  std::optional<FixGuard> Guard;
+  unsigned RefusedFiles = 0;
+  if (Behaviour != FB_NoFix) {
+    Guard.emplace(Sources, *Files);
+    RefusedFiles = Guard->apply(Errors, Behaviour == FB_FixNotes);
+  }
   unsigned WarningsAsErrorsCount = 0;
   if (Format == "text") {
     if (std::optional<ExitCode> Failed = printTextReport(Errors, Context, Behaviour,
@@ -1139,7 +1143,8 @@ int gradlintMain(int Argc, const char **Argv) {
         Errors, [](const ClangTidyError &E) { return E.IsWarningAsError; });
   }
 
-  Guard.restorePermissions();
+  if (Guard)
+    Guard->restorePermissions();
 
   if (!ExportFixes.empty()) {
     std::error_code EC;
