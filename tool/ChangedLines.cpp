@@ -1,6 +1,7 @@
 //===--- ChangedLines.cpp - the lines --diff-base reports on ---------------===//
 
 #include "ChangedLines.h"
+#include "SourceFacts.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -54,10 +55,7 @@ ChangedLines parseUnifiedDiff(StringRef Diff, StringRef Root) {
       }
       SmallString<256> Path(Root);
       sys::path::append(Path, Name);
-      SmallString<256> Real;
-      if (!sys::fs::real_path(Path, Real))
-        Path = Real;
-      Current = &Result.Files[Path];
+      Current = &Result.Files[realPath(Path).value_or(Path.str().str())];
       continue;
     }
     if (!Current || !Line.consume_front("@@ "))

@@ -518,12 +518,8 @@ public:
     if (sys::path::is_relative(Path))
       sys::path::make_absolute(E.BuildDirectory, Path);
     auto [It, Inserted] = Cache.try_emplace(Path);
-    if (Inserted) {
-      SmallString<256> Real;
-      It->second = sys::fs::real_path(Path, Real)
-                       ? gradlint::SourceFiles::absolute(Path, "")
-                       : Real.str().str();
-    }
+    if (Inserted)
+      It->second = gradlint::realPath(Path).value_or(gradlint::SourceFiles::absolute(Path, ""));
     return It->second;
   }
 
@@ -757,10 +753,8 @@ bool isCodeFile(StringRef Path) {
 std::vector<std::string> changedEntries(const std::vector<std::string> &Files,
                                         const gradlint::ChangedLines &Changed) {
   StringMap<std::string> ByRealPath;
-  for (const std::string &File : Files) {
-    SmallString<256> Real;
-    ByRealPath[sys::fs::real_path(File, Real) ? StringRef(File) : StringRef(Real)] = File;
-  }
+  for (const std::string &File : Files)
+    ByRealPath[gradlint::realPath(File).value_or(File)] = File;
   std::vector<std::string> Selected;
   for (const auto &Entry : Changed.Files) {
     auto It = ByRealPath.find(Entry.getKey());
@@ -785,11 +779,9 @@ class FixGuard {
 public:
   FixGuard(const gradlint::SourceFiles &Sources, ArrayRef<std::string> Inputs) {
     Directories.push_back(Sources.root());
-    for (const std::string &Input : Inputs) {
-      SmallString<256> Real;
-      if (!sys::fs::real_path(makeAbsolute(Input), Real))
-        Directories.push_back(sys::path::parent_path(Real).str());
-    }
+    for (const std::string &Input : Inputs)
+      if (std::optional<std::string> Real = gradlint::realPath(makeAbsolute(Input)))
+        Directories.push_back(sys::path::parent_path(*Real).str());
     llvm::sort(Directories);
     Directories.erase(std::unique(Directories.begin(), Directories.end()), Directories.end());
   }
@@ -824,13 +816,9 @@ private:
       return It->second;
     StringRef Why;
     ErrorOr<sys::fs::perms> Permissions = sys::fs::getPermissions(File);
-    SmallString<256> Real;
-    if (sys::fs::real_path(File, Real))
-      Real = File;
-    if (llvm::none_of(Directories, [&](const std::string &D) {
-          return StringRef(Real).starts_with(D) &&
-                 (Real.size() == D.size() || Real[D.size()] == '/' || D.back() == '/');
-        }))
+    std::string Real = gradlint::realPath(File).value_or(File);
+    if (llvm::none_of(Directories,
+                      [&](const std::string &D) { return gradlint::isInside(Real, D); }))
       Why = "it is outside the source root and the directories of the analysed files";
     else if (!Permissions)
       Why = "it cannot be read";

@@ -88,6 +88,15 @@ StringRef dropTemplateHeads(StringRef H) {
   return H;
 }
 
+/// Leading `[[...]]` attributes removed.
+StringRef dropAttributes(StringRef H) {
+  while (H.consume_front("[[")) {
+    size_t End = H.find("]]");
+    H = End == StringRef::npos ? StringRef() : H.drop_front(End + 2).ltrim();
+  }
+  return H;
+}
+
 StringRef firstWord(StringRef H) {
   size_t End = 0;
   while (End < H.size() && isIdentifierChar(H[End]))
@@ -98,11 +107,7 @@ StringRef firstWord(StringRef H) {
 /// The name defined by the block whose header (the text since the previous
 /// ';', '{' or '}') is \p Header; empty when it is not a named declaration.
 std::string declarationName(StringRef Header) {
-  StringRef H = dropTemplateHeads(Header.trim());
-  while (H.consume_front("[[")) { // attributes
-    size_t End = H.find("]]");
-    H = End == StringRef::npos ? StringRef() : H.drop_front(End + 2).ltrim();
-  }
+  StringRef H = dropAttributes(dropTemplateHeads(Header.trim()));
   StringRef Word = firstWord(H);
   if (Word == "namespace" || Word == "inline") {
     if (Word == "inline")
@@ -119,10 +124,7 @@ std::string declarationName(StringRef Header) {
     H = H.drop_front(Word.size()).ltrim();
     if (Word == "enum" && (firstWord(H) == "class" || firstWord(H) == "struct"))
       H = H.drop_front(firstWord(H).size()).ltrim();
-    while (H.consume_front("[[")) {
-      size_t End = H.find("]]");
-      H = End == StringRef::npos ? StringRef() : H.drop_front(End + 2).ltrim();
-    }
+    H = dropAttributes(H);
     if (H.starts_with("alignas")) {
       size_t Close = H.find(')');
       H = Close == StringRef::npos ? StringRef() : H.drop_front(Close + 1).ltrim();
@@ -298,20 +300,31 @@ std::string enclosingDeclaration(ArrayRef<DeclarationBlock> Blocks, size_t Offse
   return Result;
 }
 
-std::string findSourceRoot() {
-  SmallString<256> Dir;
-  if (sys::fs::current_path(Dir))
-    return ".";
+std::optional<std::string> realPath(StringRef Path) {
   SmallString<256> Real;
-  if (!sys::fs::real_path(Dir, Real))
-    Dir = Real;
+  if (sys::fs::real_path(Path, Real))
+    return std::nullopt;
+  return Real.str().str();
+}
+
+bool isInside(StringRef Path, StringRef Directory) {
+  return Path.starts_with(Directory) &&
+         (Path.size() == Directory.size() || Path[Directory.size()] == '/' ||
+          Directory.ends_with("/"));
+}
+
+std::string findSourceRoot() {
+  SmallString<256> Cwd;
+  if (sys::fs::current_path(Cwd))
+    return ".";
+  std::string Dir = realPath(Cwd).value_or(Cwd.str().str());
   for (StringRef D = Dir; !D.empty(); D = sys::path::parent_path(D)) {
     SmallString<256> Git(D);
     sys::path::append(Git, ".git");
     if (sys::fs::exists(Git))
       return D.str();
   }
-  return Dir.str().str();
+  return Dir;
 }
 
 std::string SourceFiles::absolute(StringRef Path, StringRef BuildDirectory) {
@@ -398,12 +411,9 @@ std::optional<std::string> SourceFiles::relativeToRoot(const std::string &File) 
   auto [It, Inserted] = RelativePaths.try_emplace(File);
   if (!Inserted)
     return It->second;
-  SmallString<256> Real;
-  if (sys::fs::real_path(File, Real))
-    Real = File;
-  StringRef Rest = Real;
-  if (Rest.consume_front(Root) && (Rest.empty() || Rest.consume_front("/")))
-    It->second = Rest.str();
+  std::string Real = realPath(File).value_or(File);
+  if (isInside(Real, Root))
+    It->second = StringRef(Real).drop_front(Root.size()).ltrim('/').str();
   return It->second;
 }
 

@@ -44,6 +44,13 @@ std::vector<DeclarationBlock> scanDeclarationBlocks(llvm::StringRef Text);
 /// empty at file scope.
 std::string enclosingDeclaration(llvm::ArrayRef<DeclarationBlock> Blocks, size_t Offset);
 
+/// \p Path with symbolic links and `.`/`..` resolved by the file system;
+/// nothing when it does not exist.
+std::optional<std::string> realPath(llvm::StringRef Path);
+
+/// True when \p Path is \p Directory or inside it (both absolute).
+bool isInside(llvm::StringRef Path, llvm::StringRef Directory);
+
 /// The source root: the top of the git work tree containing the current
 /// directory, or the current directory outside one (real path).
 std::string findSourceRoot();
