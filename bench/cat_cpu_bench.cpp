@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
@@ -49,14 +50,18 @@ std::vector<F3> make_inputs(const Config &c) {
 }
 
 // Calls f(std::integral_constant<int, A>, std::index_sequence<0..N-1>) for a
-// runtime axis and input count (2, 8 or 64): the compile-time form needs
+// runtime axis and input count (2, 8, 16 or 64): the compile-time form needs
 // both as constants.
 template <class F> decltype(auto) with_static(int axis, std::size_t inputs, F &&f) {
   auto by_count = [&](auto a) -> decltype(auto) {
     switch (inputs) {
     case 2: return f(a, std::make_index_sequence<2>{});
     case 8: return f(a, std::make_index_sequence<8>{});
-    default: return f(a, std::make_index_sequence<64>{});
+    case 16: return f(a, std::make_index_sequence<16>{});
+    case 64: return f(a, std::make_index_sequence<64>{});
+    default:
+      std::fprintf(stderr, "cat_cpu_bench: no compile-time form for %zu inputs\n", inputs);
+      std::abort();
     }
   };
   switch (axis) {
@@ -98,10 +103,24 @@ std::vector<Config> configs() {
     add(1, 256, 8, total);
     add(2, 64, 64, std::max<index_t>(total, 64 * 64));
   }
+  // Many inputs at the target size: 16 of 64 B, 64 of 4 KiB.
+  add(2, 64, 16, 64 * MiB);
+  add(2, 4096, 64, 64 * MiB);
   add(0, 512 * MiB, 2, 1024 * MiB);
   add(2, 4096, 8, 1024 * MiB);
   add(2, 64, 2, 1024 * MiB);
   return out;
+}
+
+// The plan of a config's cat, for running its split: `dst` gets the
+// inputs' buffers, which the split overwrites.
+refcat::CopyPlan split_plan(const Config &c, std::vector<F3> &xs, std::vector<std::byte *> &dst) {
+  std::vector<refcat::ShapeRef> refs;
+  for (auto &x : xs) {
+    refs.push_back({x.shape().data(), 3, refcat::dtype::f32});
+    dst.push_back(reinterpret_cast<std::byte *>(x.data()));
+  }
+  return refcat::plan_cat("bench", refs.data(), refs.size(), c.axis);
 }
 
 void set_bandwidth(benchmark::State &state, index_t total) {
@@ -134,13 +153,8 @@ void register_all() {
     benchmark::RegisterBenchmark(("split/" + c.name).c_str(), [c](benchmark::State &state) {
       auto xs = make_inputs(c);
       F3 out = cat_static(c.axis, xs);
-      std::vector<refcat::ShapeRef> refs;
       std::vector<std::byte *> dst;
-      for (auto &x : xs) {
-        refs.push_back({x.shape().data(), 3, refcat::dtype::f32});
-        dst.push_back(reinterpret_cast<std::byte *>(x.data()));
-      }
-      const refcat::CopyPlan plan = refcat::plan_cat("bench", refs.data(), refs.size(), c.axis);
+      const refcat::CopyPlan plan = split_plan(c, xs, dst);
       for (auto _ : state) {
         refcat::cpu::split(plan, reinterpret_cast<const std::byte *>(out.data()), dst.data());
         benchmark::ClobberMemory();
@@ -200,6 +214,56 @@ void interleaved_form_ratio() {
   std::printf("(ratio = static time / runtime time: below 1 means the compile-time form is faster)\n");
 }
 
+// The target shapes (chunks of at least 64 B, at least 64 MiB) once more,
+// memcpy, cat and split alternated call by call, so that all three see the
+// same machine: on a shared VM the bandwidth left to this process changes
+// between the separate benchmarks above (the same shape measured 49-89% of
+// memcpy there on one day). The rotation changes which one goes first.
+void interleaved_memcpy_ratio() {
+  constexpr int kRounds = 21;
+  std::printf("\nvs memcpy, interleaved (one call each per round, %d rounds): the target shapes\n",
+              kRounds);
+  std::printf("%-44s %8s %8s %8s   %8s %8s %8s\n", "config", "cat min", "median", "max",
+              "split min", "median", "max");
+  for (const Config &c : configs()) {
+    if (c.chunk < 64 || c.total < (index_t(64) << 20))
+      continue;
+    auto xs = make_inputs(c);
+    F3 out = cat_static(c.axis, xs);
+    std::vector<std::byte *> dst;
+    const refcat::CopyPlan plan = split_plan(c, xs, dst);
+    std::vector<std::byte> a(c.total, std::byte{1}), b(c.total, std::byte{2});
+    using clock = std::chrono::steady_clock;
+    auto time = [](auto &&f) {
+      const auto t0 = clock::now();
+      f();
+      benchmark::ClobberMemory();
+      return std::chrono::duration<double>(clock::now() - t0).count();
+    };
+    std::vector<double> cat_ratio, split_ratio;
+    for (int round = 0; round < kRounds; ++round) {
+      double t[3];
+      for (int k = 0; k < 3; ++k) {
+        switch ((round + k) % 3) {
+        case 0: t[0] = time([&] { std::memcpy(b.data(), a.data(), c.total); }); break;
+        case 1: t[1] = time([&] { cat_into_static(c.axis, out, xs); }); break;
+        default:
+          t[2] = time([&] {
+            refcat::cpu::split(plan, reinterpret_cast<const std::byte *>(out.data()), dst.data());
+          });
+        }
+      }
+      cat_ratio.push_back(t[0] / t[1]);
+      split_ratio.push_back(t[0] / t[2]);
+    }
+    std::sort(cat_ratio.begin(), cat_ratio.end());
+    std::sort(split_ratio.begin(), split_ratio.end());
+    std::printf("%-44s %7.0f%% %7.0f%% %7.0f%%   %8.0f%% %7.0f%% %7.0f%%\n", c.name.c_str(),
+                100 * cat_ratio.front(), 100 * median(cat_ratio), 100 * cat_ratio.back(),
+                100 * split_ratio.front(), 100 * median(split_ratio), 100 * split_ratio.back());
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -218,6 +282,7 @@ int main(int argc, char **argv) {
     std::printf("%-44s %9.0f%% %9.0f%%\n", c.name.c_str(), 100 * m->second / f->second,
                 100 * m->second / b->second);
   }
+  interleaved_memcpy_ratio();
   interleaved_form_ratio();
   benchmark::Shutdown();
 }
