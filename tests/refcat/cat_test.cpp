@@ -190,6 +190,17 @@ TEST(Cat, LargeCopiesTakeTheThreadedPath) {
   refcat::cpu_options() = saved;
 }
 
+// The plan of a cat of rank-2 tensors along axis 1; `parts` gets their
+// buffers.
+refcat::CopyPlan plan_along_1(const std::vector<AnyTensor> &xs, std::vector<std::byte *> &parts) {
+  std::vector<refcat::ShapeRef> refs;
+  for (const AnyTensor &x : xs) {
+    refs.push_back({x.shape().data(), 2, x.type()});
+    parts.push_back(const_cast<std::byte *>(x.raw()));
+  }
+  return refcat::plan_cat("test", refs.data(), refs.size(), 1);
+}
+
 TEST(Cat, LargeCopiesOfWholeCacheLinesBypassTheCache) {
   refcat::CpuOptions saved = refcat::cpu_options();
   std::mt19937 rng(7);
@@ -200,13 +211,8 @@ TEST(Cat, LargeCopiesOfWholeCacheLinesBypassTheCache) {
     refcat::cpu_options() = {threads, 1, 1};
     for (const auto &[xs, streamed] : {std::pair{std::vector<AnyTensor>{a, b}, true},
                                        std::pair{std::vector<AnyTensor>{a, c}, false}}) {
-      std::vector<refcat::ShapeRef> refs;
       std::vector<std::byte *> parts;
-      for (const AnyTensor &x : xs) {
-        refs.push_back({x.shape().data(), 2, x.type()});
-        parts.push_back(const_cast<std::byte *>(x.raw()));
-      }
-      const refcat::CopyPlan plan = refcat::plan_cat("test", refs.data(), refs.size(), 1);
+      const refcat::CopyPlan plan = plan_along_1(xs, parts);
       AnyTensor y = refcat::cat(1, xs);
       auto *whole = const_cast<std::byte *>(y.raw());
       namespace d = refcat::cpu::detail;
@@ -223,6 +229,40 @@ TEST(Cat, LargeCopiesOfWholeCacheLinesBypassTheCache) {
       EXPECT_EQ(bytes_of(back[0]), bytes_of(xs[0])) << threads << " threads";
       EXPECT_EQ(bytes_of(back[1]), bytes_of(xs[1])) << threads << " threads";
     }
+  }
+  refcat::cpu_options() = saved;
+}
+
+// Nine inputs of whole lines: streamed, each input's rows prefetched ahead
+// (more than kPrefetchInputs inputs), over enough rows for several blocks
+// and for the prefetch to reach the end of each thread's row range.
+TEST(Cat, ManyInputsStreamedWithPrefetch) {
+  refcat::CpuOptions saved = refcat::cpu_options();
+  std::mt19937 rng(11);
+  namespace d = refcat::cpu::detail;
+  std::vector<AnyTensor> xs;
+  for (int i = 0; i < 9; ++i)
+    xs.push_back(random_tensor<float, 2>(rng, {1000, i % 3 == 2 ? 32 : 16}));
+  ASSERT_GT(std::size_t(9), d::kPrefetchInputs);
+  std::vector<std::byte *> parts;
+  const refcat::CopyPlan plan = plan_along_1(xs, parts);
+  ASSERT_GT(plan.outer, d::kStreamBlockBytes / plan.row_bytes + d::kPrefetchBytes / plan.row_bytes);
+  const std::vector<std::byte> expected = naive_cat(xs, 1);
+  for (unsigned threads : {1u, 3u}) {
+    refcat::cpu_options() = {threads, 1, 1};
+    AnyTensor y = refcat::cat(1, xs);
+    auto *whole = const_cast<std::byte *>(y.raw());
+    EXPECT_EQ(d::stream_mode<true>(plan, parts.data(), whole), d::Stream::lines);
+    EXPECT_EQ(bytes_of(y), expected) << threads << " threads";
+    std::vector<Tensor<float, 2>> back;
+    std::vector<std::byte *> dst;
+    for (const AnyTensor &x : xs) {
+      back.emplace_back(Tensor<float, 2>::shape_type{1000, x.extent(1)});
+      dst.push_back(reinterpret_cast<std::byte *>(back.back().data()));
+    }
+    refcat::cpu::split(plan, whole, dst.data());
+    for (std::size_t i = 0; i < xs.size(); ++i)
+      EXPECT_EQ(bytes_of(back[i]), bytes_of(xs[i])) << "input " << i << ", " << threads << " threads";
   }
   refcat::cpu_options() = saved;
 }
