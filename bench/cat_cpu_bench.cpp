@@ -182,14 +182,17 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// The compile-time form against the runtime form, alternated call by call.
-void interleaved_form_ratio() {
+// The compile-time form against the runtime form, alternated call by call,
+// on the shapes whose cat ran (`--benchmark_filter` selects).
+void interleaved_form_ratio(const std::map<std::string, double> &ran) {
   std::printf("\ncompile-time axis form vs runtime axis form (interleaved, allocating cat, 31 rounds)\n");
   std::printf("%-44s %12s %12s %8s %8s %8s\n", "shape", "static", "runtime", "min", "median", "max");
   const index_t KiB = 1024, MiB = KiB * KiB;
   for (Config c : {Config{"last/chunk:64B/inputs:2/4KiB", 2, 64, 2, 4 * KiB},
                    Config{"middle/chunk:256B/inputs:8/256KiB", 1, 256, 8, 256 * KiB},
                    Config{"last/chunk:4096B/inputs:2/64MiB", 2, 4096, 2, 64 * MiB}}) {
+    if (!ran.count("cat/" + c.name))
+      continue;
     auto xs = make_inputs(c);
     std::vector<refcat::AnyTensor> erased(xs.begin(), xs.end());
     const int reps = c.total >= MiB ? 3 : 2000;
@@ -218,15 +221,16 @@ void interleaved_form_ratio() {
 // memcpy, cat and split alternated call by call, so that all three see the
 // same machine: on a shared VM the bandwidth left to this process changes
 // between the separate benchmarks above (the same shape measured 49-89% of
-// memcpy there on one day). The rotation changes which one goes first.
-void interleaved_memcpy_ratio() {
+// memcpy there on one day). The rotation changes which one goes first. Only
+// shapes whose cat ran (`--benchmark_filter` selects).
+void interleaved_memcpy_ratio(const std::map<std::string, double> &ran) {
   constexpr int kRounds = 21;
   std::printf("\nvs memcpy, interleaved (one call each per round, %d rounds): the target shapes\n",
               kRounds);
   std::printf("%-44s %8s %8s %8s   %8s %8s %8s\n", "config", "cat min", "median", "max",
               "split min", "median", "max");
   for (const Config &c : configs()) {
-    if (c.chunk < 64 || c.total < (index_t(64) << 20))
+    if (c.chunk < 64 || c.total < (index_t(64) << 20) || !ran.count("cat/" + c.name))
       continue;
     auto xs = make_inputs(c);
     F3 out = cat_static(c.axis, xs);
@@ -282,7 +286,7 @@ int main(int argc, char **argv) {
     std::printf("%-44s %9.0f%% %9.0f%%\n", c.name.c_str(), 100 * m->second / f->second,
                 100 * m->second / b->second);
   }
-  interleaved_memcpy_ratio();
-  interleaved_form_ratio();
+  interleaved_memcpy_ratio(reporter.seconds);
+  interleaved_form_ratio(reporter.seconds);
   benchmark::Shutdown();
 }
