@@ -6,6 +6,8 @@ For each corpus, times (whole process, wall clock) and peak memory of
   (b) clang-tidy-22 --load=libgradlint-tidy.so --checks=-*,gradlint-*
   (c) gradlint (all gradlint checks)
   (d) gradlint with one check configured to match nothing (driver overhead)
+and, for the fix proof, the same on a file with fixes to prove and on one
+without.
 measured interleaved (a b c d a b c d ...), several rounds, and prints the
 median (min..max) and the ratio of medians to (a). A report, not a test.
 
@@ -60,7 +62,7 @@ def main():
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--functions", type=int, default=3000)
-    parser.add_argument("--only", default="fixtures,refcat,large,headers,scaling",
+    parser.add_argument("--only", default="fixtures,refcat,proof,large,headers,scaling",
                         help="comma-separated corpora to run (default: all)")
     opts = parser.parse_args()
     only = set(opts.only.split(","))
@@ -97,6 +99,8 @@ def main():
                        [os.path.join(examples, f"dense_block_{v}.cpp") for v in ("erased", "stable")],
                        ["-std=c++17", f"-I{examples}", f"-I{os.path.join(ROOT, 'fixtures', 'refcat', 'include')}"],
                        build, opts.rounds)
+        if "proof" in only:
+            run_proof(build, opts.rounds)
         if "large" in only:
             run_corpus(f"generated large translation unit ({opts.functions} functions)", [large],
                        flags, build, opts.rounds)
@@ -105,6 +109,18 @@ def main():
                        build, opts.rounds)
         if "scaling" in only:
             run_scaling(fixtures, fixture_flags, build, opts.rounds, tmp)
+
+
+def run_proof(build, rounds):
+    """The cost of the fix proof (checks/utils/FixProof.h): the refcat
+    dense block before the fix (findings with fixes: one more parse to prove
+    them) and after it (findings left, no fix: nothing to prove), each
+    against its own parse."""
+    examples = os.path.join(ROOT, "fixtures", "refcat", "examples")
+    flags = ["-std=c++17", f"-I{examples}", f"-I{os.path.join(ROOT, 'fixtures', 'refcat', 'include')}"]
+    for version, what in (("stable", "no fix to prove"), ("erased", "fixes to prove")):
+        run_corpus(f"fix proof: dense_block_{version}.cpp ({what})",
+                   [os.path.join(examples, f"dense_block_{version}.cpp")], flags, build, rounds)
 
 
 def run_scaling(files, flags, build, rounds, tmp):

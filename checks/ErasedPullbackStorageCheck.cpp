@@ -116,29 +116,29 @@ void ErasedPullbackStorageCheck::checkLocal(const VarDecl *Var,
   if (Var->getType()->isReferenceType() || !lambdaOf(Var->getInit()) ||
       Enclosing->isTemplateInstantiation())
     return;
-  // A pullback: by name or annotation, or returned second by an rrule.
+  // A pullback: by name or annotation, or returned by an rrule.
   bool IsPullback = Naming.isPullback(*Var);
   if (!IsPullback && Naming.isRRule(*Enclosing))
     for (const ReturnStmt *Return : returnsOf(Enclosing))
-      if (const Expr *Value = Return->getRetValue()) {
-        std::vector<const Expr *> Elements = elementsOf(Value);
-        if (Elements.size() >= 2)
-          if (const auto *Ref =
-                  dyn_cast<DeclRefExpr>(stripTemporaries(Elements[1])))
-            IsPullback |= Ref->getDecl() == Var;
-      }
+      if (const Expr *Value = Return->getRetValue())
+        for (const Expr *Element : rrulePullbackElements(Value))
+          IsPullback |= localVariableOf(Element) == Var;
   if (!IsPullback)
     return;
   Stmt *Body = Enclosing->getBody();
   if (!onlyClosureUses(Var, Body))
     return;
-  DiagnosticBuilder D =
-      diag(Var->getLocation(),
-           "pullback %0 is stored in %1; its closure type would do")
-      << Var << Var->getType();
+  std::vector<FixItHint> Fix;
   std::optional<CharSourceRange> Type = writtenTypeRange(Var);
   if (Type && isOnlyDeclarationInStatement(Var, Body))
-    D << FixItHint::CreateReplacement(*Type, "auto");
+    Fix.push_back(FixItHint::CreateReplacement(*Type, "auto"));
+  report(Var->getASTContext(), std::move(Fix),
+         [this, Var](llvm::ArrayRef<FixItHint> Hints, const ProofOutcome &Proof) {
+           diag(Var->getLocation(),
+                "pullback %0 is stored in %1; its closure type would do")
+               << Var << Var->getType() << Hints;
+           noteWithdrawn(Var->getLocation(), Proof);
+         });
 }
 
 void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
@@ -150,7 +150,7 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
   std::vector<const ReturnStmt *> Returns = returnsOf(Fn);
   const SourceManager &SM = Fn->getASTContext().getSourceManager();
   SourceRange ReturnType = Fn->getReturnTypeSourceRange();
-  auto Report = [&] {
+  auto Report = [this, Fn] {
     return diag(Fn->getLocation(), "%0 returns its pullback as %1; its "
                                    "closure type would do")
            << Fn << Fn->getReturnType();
@@ -164,27 +164,34 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
         << Fn;
     return;
   }
-  DiagnosticBuilder D = Report();
-  if (!resultTypeEditable(Fn))
-    return;
-  D << FixItHint::CreateReplacement(CharSourceRange::getTokenRange(ReturnType),
-                                    "auto");
-  // `return std::function<G(G)>(lambda);` would still return the erased type.
-  for (const ReturnStmt *Return : Returns) {
-    const Expr *Value = stripTemporaries(Return->getRetValue());
-    const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Value);
-    if (!Cast)
-      continue;
-    CharSourceRange Inner = Lexer::makeFileCharRange(
-        CharSourceRange::getTokenRange(Lambda->getSourceRange()), SM,
-        getLangOpts());
-    CharSourceRange Outer = Lexer::makeFileCharRange(
-        CharSourceRange::getTokenRange(Cast->getSourceRange()), SM,
-        getLangOpts());
-    if (Inner.isValid() && Outer.isValid())
-      D << FixItHint::CreateReplacement(
-          Outer, Lexer::getSourceText(Inner, SM, getLangOpts()));
+  std::vector<FixItHint> Fix;
+  if (resultTypeEditable(Fn)) {
+    Fix.push_back(FixItHint::CreateReplacement(
+        CharSourceRange::getTokenRange(ReturnType), "auto"));
+    // `return std::function<G(G)>(lambda);` would still return the erased
+    // type.
+    for (const ReturnStmt *Return : Returns) {
+      const Expr *Value = stripTemporaries(Return->getRetValue());
+      const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Value);
+      if (!Cast)
+        continue;
+      CharSourceRange Inner = Lexer::makeFileCharRange(
+          CharSourceRange::getTokenRange(Lambda->getSourceRange()), SM,
+          getLangOpts());
+      CharSourceRange Outer = Lexer::makeFileCharRange(
+          CharSourceRange::getTokenRange(Cast->getSourceRange()), SM,
+          getLangOpts());
+      if (Inner.isValid() && Outer.isValid())
+        Fix.push_back(FixItHint::CreateReplacement(
+            Outer, Lexer::getSourceText(Inner, SM, getLangOpts())));
+    }
   }
+  report(Fn->getASTContext(), std::move(Fix),
+         [this, Fn, Report](llvm::ArrayRef<FixItHint> Hints,
+                            const ProofOutcome &Proof) {
+           Report() << Hints;
+           noteWithdrawn(Fn->getLocation(), Proof);
+         });
 }
 
 } // namespace clang::tidy::gradlint

@@ -5,7 +5,10 @@
 // compile-time form can (`dims=Val(3)`). The check finds such calls, works out
 // where the axis value comes from (AxisProvenance), looks for the compile-time
 // form in the callee's overload set (CompileTimeForm), and rewrites the call
-// when the axis text is itself a constant expression at the call.
+// when the axis text is itself a constant expression at the call. Whether the
+// form accepts the rewritten call is the compiler's answer (FixProof): a
+// rewrite it rejects for the arguments' sake means there is no form for this
+// call; one it rejects otherwise leaves the finding without a fix.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +18,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 
@@ -150,6 +154,41 @@ std::string templateArgumentText(const Expr *Axis, llvm::StringRef AxisText) {
   return AxisText.str();
 }
 
+/// Whether \p Loc is where one of the form's overloads is declared (where
+/// the compiler's notes on candidates point).
+bool isFormOverload(SourceLocation Loc, const CompileTimeForm &Form,
+                    const SourceManager &SM) {
+  return llvm::any_of(Form.Overloads, [&](const FunctionDecl *FD) {
+    return SM.getFileLoc(FD->getLocation()) == Loc;
+  });
+}
+
+/// The compiler's notes on a candidate that does not take the arguments'
+/// types or number, whatever the template arguments.
+bool isArgumentMismatch(unsigned ID) {
+  switch (ID) {
+  case diag::note_ovl_candidate_arity:
+  case diag::note_ovl_candidate_arity_one:
+  case diag::note_ovl_candidate_bad_conv:
+  case diag::note_ovl_candidate_bad_conv_incomplete:
+  case diag::note_ovl_candidate_bad_cvr:
+  case diag::note_ovl_candidate_bad_base_to_derived_conv:
+  case diag::note_ovl_candidate_bad_deduction:
+  case diag::note_ovl_candidate_bad_list_argument:
+  case diag::note_ovl_candidate_bad_value_category:
+  case diag::note_ovl_candidate_deduced_mismatch:
+  case diag::note_ovl_candidate_inconsistent_deduction:
+  case diag::note_ovl_candidate_inconsistent_deduction_types:
+  case diag::note_ovl_candidate_incomplete_deduction:
+  case diag::note_ovl_candidate_incomplete_deduction_pack:
+  case diag::note_ovl_candidate_non_deduced_mismatch:
+  case diag::note_ovl_candidate_non_deduced_mismatch_qualified:
+    return true;
+  default:
+    return false;
+  }
+}
+
 } // namespace
 
 RuntimeConcatAxisCheck::RuntimeConcatAxisCheck(StringRef Name,
@@ -250,7 +289,7 @@ RuntimeConcatAxisCheck::configuredForm(llvm::StringRef QualifiedName) const {
 void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   const auto *Callee = Result.Nodes.getNodeAs<FunctionDecl>("callee");
-  Context = Result.Context;
+  ASTContext &Ctx = *Result.Context;
 
   std::string QualifiedName;
   if (!AxisArguments.empty() || !CompileTimeForms.empty())
@@ -271,32 +310,160 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
 
   std::optional<CompileTimeForm> Form = configuredForm(QualifiedName);
   if (!Form)
-    Form = Forms.find(Callee, Args, *Index);
+    Form = Forms.find(Callee, *Index);
   if (!Form && !FlagWithoutCompileTimeForm)
     return;
   // A call in a template is matched once per instantiation; report it once.
   if (!Reported.insert(Axis->getBeginLoc()).second)
     return;
 
-  AxisProvenance Provenance = classifyAxis(Axis, *Result.Context);
   const NamedDecl *Named = diagnosticDecl(Callee);
-  const NamedDecl *FormDecl = Form ? Form->Declaration : nullptr;
-
   if (!Form) {
     diag(Axis->getBeginLoc(),
          "%q0 takes its axis at run time and has no compile-time axis form")
         << Named << Axis->getSourceRange();
     return;
   }
-  switch (Provenance.Origin) {
+
+  Finding F{Axis, Named, classifyAxis(Axis, Ctx), *Form};
+  if (F.Provenance.Origin == AxisOrigin::Parameter)
+    if (const auto *Fn = dyn_cast<FunctionDecl>(F.Provenance.Param->getDeclContext()))
+      ParameterTargets.insert(callTarget(Fn));
+  // The call rewritten to the compile-time form is the fix for a constant
+  // axis; for any other axis it is only a question to the compiler (axis 0):
+  // does the form take these arguments at all?
+  std::optional<CharSourceRange> AxisRange =
+      FixBuilder(Ctx).fileRange(Axis->getSourceRange());
+  std::string AxisText = F.fixable() && AxisRange
+                             ? FixBuilder(Ctx).text(*AxisRange).str()
+                             : std::string("0");
+  std::vector<FixItHint> Rewrite =
+      rewriteCall(Call, Callee, *Form, Args, *Index, AxisText, Ctx);
+  report(Ctx, std::move(Rewrite),
+         [this, F, &Ctx](llvm::ArrayRef<FixItHint> Proved,
+                         const ProofOutcome &Proof) {
+           emit(F, Proved, Proof, Ctx);
+         });
+}
+
+std::vector<FixItHint> RuntimeConcatAxisCheck::rewriteCall(
+    const CallExpr *Call, const FunctionDecl *Callee, const CompileTimeForm &Form,
+    llvm::ArrayRef<const Expr *> Args, unsigned Index, llvm::StringRef AxisText,
+    ASTContext &Ctx) const {
+  const Expr *Axis = Args[Index];
+  FixBuilder Fixes(Ctx);
+  std::optional<CharSourceRange> AxisRange =
+      Fixes.fileRange(Axis->getSourceRange());
+  const Expr *CalleeExpr = Call->getCallee()->IgnoreParenImpCasts();
+  const auto *Ref = dyn_cast<DeclRefExpr>(CalleeExpr);
+  const auto *Member = dyn_cast<MemberExpr>(CalleeExpr);
+  if (!AxisRange || !(Ref || Member))
+    return {};
+  const NamedDecl *Named = diagnosticDecl(Callee);
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = getLangOpts();
+  std::vector<FixItHint> Hints;
+  if (Form.Kind == CompileTimeForm::TemplateArgument) {
+    bool HasTemplateArgs =
+        Ref ? Ref->hasExplicitTemplateArgs() : Member->hasExplicitTemplateArgs();
+    SourceLocation NameBegin = Ref ? Ref->getBeginLoc() : Member->getMemberLoc();
+    SourceLocation NameEnd = Ref ? Ref->getNameInfo().getEndLoc()
+                                 : Member->getMemberNameInfo().getEndLoc();
+    std::optional<CharSourceRange> Removal = Fixes.argumentRemoval(Args, Index);
+    if (HasTemplateArgs || !Removal || !NameBegin.isFileID() ||
+        !NameEnd.isFileID())
+      return {};
+    // Keep the callee as the user spelled it, except where the compile-time
+    // form would not be found that way: a configured function of another
+    // name, or (before C++20) an unqualified call that only argument-
+    // dependent lookup resolved.
+    std::string Name;
+    if (!Form.ConfiguredName.empty())
+      Name = Member ? lastComponent(Form.ConfiguredName).str()
+                    : Form.ConfiguredName;
+    else if (Ref && !Ref->hasQualifier() && Call->usesADL() && !LO.CPlusPlus20)
+      Name = qualifiedSpelling(Named);
+    std::string TemplateArgs = "<" + templateArgumentText(Axis, AxisText) + ">";
+    if (Member && isInTemplateInstantiation(Call, Ctx))
+      Hints.push_back(FixItHint::CreateInsertion(NameBegin, "template "));
+    if (Name.empty())
+      Hints.push_back(FixItHint::CreateInsertion(
+          Lexer::getLocForEndOfToken(NameEnd, 0, SM, LO), TemplateArgs));
+    else
+      Hints.push_back(FixItHint::CreateReplacement(
+          CharSourceRange::getTokenRange(NameBegin, NameEnd),
+          Name + TemplateArgs));
+    Hints.push_back(FixItHint::CreateRemoval(*Removal));
+    return Hints;
+  }
+  std::string Tag;
+  if (!Form.ConfiguredName.empty()) {
+    Tag = Form.ConfiguredName;
+  } else {
+    const DeclContext *TagScope = Form.Tag->getDeclContext()->getRedeclContext();
+    bool SameScope =
+        TagScope->Equals(Callee->getDeclContext()->getRedeclContext());
+    if (Ref && SameScope && Ref->hasQualifier()) {
+      // `rc::cat(...)` -> `rc::Axis<3>{}`: reuse the user's qualifier.
+      std::optional<CharSourceRange> Qualifier =
+          Fixes.fileRange(Ref->getQualifierLoc().getSourceRange());
+      Tag = Qualifier ? (Fixes.text(*Qualifier) + Form.Tag->getName()).str()
+                      : qualifiedSpelling(Form.Tag);
+    } else if (Ref && SameScope && !Call->usesADL() &&
+               !isa<UsingShadowDecl>(Ref->getFoundDecl())) {
+      // Found by ordinary unqualified lookup, not through a using-
+      // declaration: the tag's name is visible the same way.
+      Tag = Form.Tag->getName().str();
+    } else {
+      Tag = qualifiedSpelling(Form.Tag);
+    }
+  }
+  Hints.push_back(FixItHint::CreateReplacement(
+      *AxisRange, Tag + "<" + Form.TagArgsBefore +
+                      templateArgumentText(Axis, AxisText) + Form.TagArgsAfter +
+                      ">{}"));
+  return Hints;
+}
+
+/// Whether the compiler rejected the rewritten call because the compile-
+/// time form does not take these arguments, whatever the axis: every note
+/// on one of its overloads says deduction or conversion failed.
+static bool formRejectsArguments(const ProofOutcome &Proof,
+                                 const CompileTimeForm &Form,
+                                 const SourceManager &SM) {
+  bool Rejected = false;
+  for (const ProofDiagnostic &D : Proof.Error) {
+    if (D.Level != DiagnosticsEngine::Note || D.Loc.isInvalid() ||
+        !isFormOverload(D.Loc, Form, SM))
+      continue;
+    if (!isArgumentMismatch(D.ID))
+      return false;
+    Rejected = true;
+  }
+  return Rejected;
+}
+
+void RuntimeConcatAxisCheck::emit(const Finding &F,
+                                  llvm::ArrayRef<FixItHint> Proved,
+                                  const ProofOutcome &Proof, ASTContext &Ctx) {
+  const Expr *Axis = F.Axis;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (Proof.withdrawn() && formRejectsArguments(Proof, F.Form, SM)) {
+    if (FlagWithoutCompileTimeForm)
+      diag(Axis->getBeginLoc(), "%q0 takes its axis at run time and has no "
+                                "compile-time axis form for these arguments")
+          << F.Callee << Axis->getSourceRange();
+    return;
+  }
+  const NamedDecl *FormDecl = F.Form.Declaration;
+  switch (F.Provenance.Origin) {
   case AxisOrigin::Parameter:
-    ParameterFindings.push_back(
-        {Axis, Named, Provenance.Param, FormDecl});
+    reportParameterFinding(F, Ctx);
     return;
   case AxisOrigin::Runtime:
     diag(Axis->getBeginLoc(), "axis passed to %q0 is a runtime value, so the "
                               "rank of the result is only known at run time")
-        << Named << Axis->getSourceRange();
+        << F.Callee << Axis->getSourceRange();
     diag(Axis->getBeginLoc(),
          "if the axis takes few values, switch on it and call the "
          "compile-time form in each case",
@@ -307,173 +474,106 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   case AxisOrigin::Constant:
   case AxisOrigin::StaticRank:
-    if (Provenance.Value)
-      break;
+    break;
+  }
+  if (!F.fixable()) {
     // `y.rank() - 1` with `y` a reference parameter: static, but not a
     // constant expression as written, so it cannot simply move.
     diag(Axis->getBeginLoc(), StaticRankMessage)
-        << Named << Axis->getSourceRange();
-    if (Provenance.Param)
+        << F.Callee << Axis->getSourceRange();
+    if (F.Provenance.Param)
       diag(Axis->getBeginLoc(),
            "the rank is named through %0, which is not usable in a constant "
            "expression; name it through the type to use the compile-time form",
            DiagnosticIDs::Note)
-          << Provenance.Param;
+          << F.Provenance.Param;
     return;
   }
-
-  FixBuilder Fixes(*Result.Context);
-  llvm::SmallVector<FixItHint, 4> Hints;
-  std::optional<CharSourceRange> AxisRange =
-      Fixes.fileRange(Axis->getSourceRange());
-  const Expr *CalleeExpr = Call->getCallee()->IgnoreParenImpCasts();
-  const auto *Ref = dyn_cast<DeclRefExpr>(CalleeExpr);
-  const auto *Member = dyn_cast<MemberExpr>(CalleeExpr);
-  bool CanFix = AxisRange && (Ref || Member);
-  if (CanFix) {
-    std::string AxisText = Fixes.text(*AxisRange).str();
-    const SourceManager &SM = Result.Context->getSourceManager();
-    const LangOptions &LO = getLangOpts();
-    if (Form->Kind == CompileTimeForm::TemplateArgument) {
-      bool HasTemplateArgs =
-          Ref ? Ref->hasExplicitTemplateArgs() : Member->hasExplicitTemplateArgs();
-      SourceLocation NameBegin =
-          Ref ? Ref->getBeginLoc() : Member->getMemberLoc();
-      SourceLocation NameEnd =
-          Ref ? Ref->getNameInfo().getEndLoc()
-              : Member->getMemberNameInfo().getEndLoc();
-      std::optional<CharSourceRange> Removal =
-          Fixes.argumentRemoval(Args, *Index);
-      CanFix = !HasTemplateArgs && Removal && NameBegin.isFileID() &&
-               NameEnd.isFileID();
-      if (CanFix) {
-        // Keep the callee as the user spelled it, except where the compile-
-        // time form would not be found that way: a configured function of
-        // another name, or (before C++20) an unqualified call that only
-        // argument-dependent lookup resolved.
-        std::string Name;
-        if (!Form->ConfiguredName.empty())
-          Name = Member ? lastComponent(Form->ConfiguredName).str()
-                        : Form->ConfiguredName;
-        else if (Ref && !Ref->hasQualifier() && Call->usesADL() &&
-                 !LO.CPlusPlus20)
-          Name = qualifiedSpelling(Named);
-        std::string TemplateArgs = "<" + templateArgumentText(Axis, AxisText) + ">";
-        if (Member && isInTemplateInstantiation(Call, *Result.Context))
-          Hints.push_back(FixItHint::CreateInsertion(NameBegin, "template "));
-        if (Name.empty())
-          Hints.push_back(FixItHint::CreateInsertion(
-              Lexer::getLocForEndOfToken(NameEnd, 0, SM, LO), TemplateArgs));
-        else
-          Hints.push_back(FixItHint::CreateReplacement(
-              CharSourceRange::getTokenRange(NameBegin, NameEnd),
-              Name + TemplateArgs));
-        Hints.push_back(FixItHint::CreateRemoval(*Removal));
-      }
-    } else {
-      std::string Tag;
-      if (!Form->ConfiguredName.empty()) {
-        Tag = Form->ConfiguredName;
-      } else {
-        const DeclContext *TagScope =
-            Form->Tag->getDeclContext()->getRedeclContext();
-        bool SameScope =
-            TagScope->Equals(Callee->getDeclContext()->getRedeclContext());
-        if (Ref && SameScope && Ref->hasQualifier()) {
-          // `rc::cat(...)` -> `rc::Axis<3>{}`: reuse the user's qualifier.
-          std::optional<CharSourceRange> Qualifier =
-              Fixes.fileRange(Ref->getQualifierLoc().getSourceRange());
-          Tag = Qualifier ? (Fixes.text(*Qualifier) + Form->Tag->getName()).str()
-                          : qualifiedSpelling(Form->Tag);
-        } else if (Ref && SameScope && !Call->usesADL() &&
-                   !isa<UsingShadowDecl>(Ref->getFoundDecl())) {
-          // Found by ordinary unqualified lookup, not through a using-
-          // declaration: the tag's name is visible the same way.
-          Tag = Form->Tag->getName().str();
-        } else {
-          Tag = qualifiedSpelling(Form->Tag);
-        }
-      }
-      Hints.push_back(FixItHint::CreateReplacement(
-          *AxisRange, Tag + "<" + Form->TagArgsBefore +
-                          templateArgumentText(Axis, AxisText) + Form->TagArgsAfter +
-                          ">{}"));
-    }
+  {
+    DiagnosticBuilder D =
+        F.Provenance.Origin == AxisOrigin::Constant
+            ? diag(Axis->getBeginLoc(), "constant axis %0 passed to %q1 at run "
+                                        "time; use its compile-time form")
+                  << toString(*F.Provenance.Value, 10) << F.Callee
+            : diag(Axis->getBeginLoc(), StaticRankMessage) << F.Callee;
+    D << Axis->getSourceRange() << Proved;
   }
-
-  DiagnosticBuilder D =
-      Provenance.Origin == AxisOrigin::Constant
-          ? diag(Axis->getBeginLoc(), "constant axis %0 passed to %q1 at run "
-                                      "time; use its compile-time form")
-                << toString(*Provenance.Value, 10) << Named
-          : diag(Axis->getBeginLoc(), StaticRankMessage) << Named;
-  D << Axis->getSourceRange();
-  if (CanFix)
-    D << Hints;
+  noteWithdrawn(Axis->getBeginLoc(), Proof);
+  if (!Proof.withdrawn())
+    return;
+  // Why the compile-time form does not take this call, in the compiler's
+  // words, at the form: "constraints not satisfied", "because ...".
+  bool AtForm = false;
+  for (const ProofDiagnostic &D : Proof.Error) {
+    if (D.Level != DiagnosticsEngine::Note || D.Loc.isInvalid())
+      continue;
+    if (isFormOverload(D.Loc, F.Form, SM))
+      AtForm = true;
+    else if (!AtForm || !llvm::StringRef(D.Message).starts_with("because"))
+      AtForm = false;
+    if (AtForm)
+      diag(D.Loc, "%0", DiagnosticIDs::Note) << D.Message;
+  }
 }
 
-void RuntimeConcatAxisCheck::onEndOfTranslationUnit() {
-  if (!ParameterFindings.empty() && Context) {
-    llvm::SmallPtrSet<const FunctionDecl *, 8> Targets;
-    for (const ParameterFinding &F : ParameterFindings)
-      if (const auto *Fn = dyn_cast<FunctionDecl>(F.Param->getDeclContext()))
-        Targets.insert(callTarget(Fn));
-    CallSiteIndex Index(*Context, Targets);
-    for (const ParameterFinding &F : ParameterFindings) {
-      const auto *Fn = dyn_cast<FunctionDecl>(F.Param->getDeclContext());
-      diag(F.Axis->getBeginLoc(),
-           "axis passed to %q0 comes from parameter %1, so the rank of the "
-           "result is only known at run time")
-          << F.Callee << F.Param << F.Axis->getSourceRange();
-      if (!Fn)
-        continue;
-      llvm::ArrayRef<const CallExpr *> Calls =
-          Index.callsTo(callTarget(Fn));
-      const auto *Function = cast<NamedDecl>(diagnosticDecl(Fn));
-      bool AllConstant = !Calls.empty();
-      unsigned Shown = 0;
-      for (const CallExpr *Caller : Calls) {
-        const Expr *Arg =
-            argumentForParameter(Caller, F.Param->getFunctionScopeIndex());
-        std::optional<llvm::APSInt> Value =
-            Arg ? evaluateAxis(Arg, *Context) : std::nullopt;
-        AllConstant &= Value.has_value();
-        if (Shown++ >= MaxCallSiteNotes)
-          continue;
-        SourceLocation Loc = Arg ? Arg->getBeginLoc() : Caller->getBeginLoc();
-        if (Value)
-          diag(Loc, "%0 is called here with axis %1", DiagnosticIDs::Note)
-              << Function << toString(*Value, 10);
-        else
-          diag(Loc, "%0 is called here with an axis that is not a "
-                    "compile-time constant",
-               DiagnosticIDs::Note)
-              << Function;
-      }
-      if (Calls.size() > MaxCallSiteNotes)
-        diag(F.Param->getLocation(), "%0 more calls to %1 not shown",
-             DiagnosticIDs::Note)
-            << static_cast<unsigned>(Calls.size() - MaxCallSiteNotes)
-            << Function;
-      if (Calls.empty())
-        diag(F.Param->getLocation(),
-             "%0 is not called in this translation unit", DiagnosticIDs::Note)
-            << Function;
-      else if (AllConstant)
-        diag(F.Param->getLocation(),
-             "every call passes a constant: make %0 a template parameter of "
-             "%1 and call the compile-time form",
-             DiagnosticIDs::Note)
-            << F.Param << Function;
-      if (F.FormDeclaration)
-        diag(F.FormDeclaration->getLocation(),
-             "compile-time form declared here", DiagnosticIDs::Note);
-    }
+void RuntimeConcatAxisCheck::reportParameterFinding(const Finding &F,
+                                                    ASTContext &Ctx) {
+  const ParmVarDecl *Param = F.Provenance.Param;
+  diag(F.Axis->getBeginLoc(),
+       "axis passed to %q0 comes from parameter %1, so the rank of the "
+       "result is only known at run time")
+      << F.Callee << Param << F.Axis->getSourceRange();
+  const auto *Fn = dyn_cast<FunctionDecl>(Param->getDeclContext());
+  if (!Fn)
+    return;
+  if (CallSitesContext != &Ctx) {
+    CallSites.emplace(Ctx, ParameterTargets);
+    CallSitesContext = &Ctx;
   }
-  ParameterFindings.clear();
+  llvm::ArrayRef<const CallExpr *> Calls = CallSites->callsTo(callTarget(Fn));
+  const auto *Function = cast<NamedDecl>(diagnosticDecl(Fn));
+  bool AllConstant = !Calls.empty();
+  unsigned Shown = 0;
+  for (const CallExpr *Caller : Calls) {
+    const Expr *Arg =
+        argumentForParameter(Caller, Param->getFunctionScopeIndex());
+    std::optional<llvm::APSInt> Value =
+        Arg ? evaluateAxis(Arg, Ctx) : std::nullopt;
+    AllConstant &= Value.has_value();
+    if (Shown++ >= MaxCallSiteNotes)
+      continue;
+    SourceLocation Loc = Arg ? Arg->getBeginLoc() : Caller->getBeginLoc();
+    if (Value)
+      diag(Loc, "%0 is called here with axis %1", DiagnosticIDs::Note)
+          << Function << toString(*Value, 10);
+    else
+      diag(Loc, "%0 is called here with an axis that is not a "
+                "compile-time constant",
+           DiagnosticIDs::Note)
+          << Function;
+  }
+  if (Calls.size() > MaxCallSiteNotes)
+    diag(Param->getLocation(), "%0 more calls to %1 not shown",
+         DiagnosticIDs::Note)
+        << static_cast<unsigned>(Calls.size() - MaxCallSiteNotes) << Function;
+  if (Calls.empty())
+    diag(Param->getLocation(), "%0 is not called in this translation unit",
+         DiagnosticIDs::Note)
+        << Function;
+  else if (AllConstant)
+    diag(Param->getLocation(),
+         "every call passes a constant: make %0 a template parameter of "
+         "%1 and call the compile-time form",
+         DiagnosticIDs::Note)
+        << Param << Function;
+  if (F.Form.Declaration)
+    diag(F.Form.Declaration->getLocation(), "compile-time form declared here",
+         DiagnosticIDs::Note);
+}
+
+void RuntimeConcatAxisCheck::finishTranslationUnit() {
   Reported.clear();
   Forms.clear();
-  Context = nullptr;
 }
 
 } // namespace clang::tidy::gradlint

@@ -4,6 +4,7 @@
 #define GRADLINT_CHECKS_RUNTIMECONCATAXISCHECK_H
 
 #include "utils/AxisProvenance.h"
+#include "utils/CallSites.h"
 #include "utils/CompileTimeForm.h"
 #include "utils/NamePattern.h"
 #include "utils/OptionLists.h"
@@ -27,7 +28,7 @@ public:
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override;
+  void finishTranslationUnit() override;
 
   /// Whether calls to \p FD are concatenations this check looks at.
   bool isConcatFunction(const FunctionDecl &FD) const;
@@ -38,13 +39,19 @@ private:
     CompileTimeForm::FormKind Kind;
     std::string Name;
   };
-  /// A finding whose axis is a parameter of the enclosing function; reported
-  /// at the end of the translation unit, once every call site is known.
-  struct ParameterFinding {
+  /// One call whose axis is not a compile-time value, held while its
+  /// rewrite is proved.
+  struct Finding {
     const Expr *Axis;
     const NamedDecl *Callee;
-    const ParmVarDecl *Param;
-    const NamedDecl *FormDeclaration;
+    AxisProvenance Provenance;
+    CompileTimeForm Form;
+    /// A constant axis whose text moves into the compile-time form.
+    bool fixable() const {
+      return (Provenance.Origin == AxisOrigin::Constant ||
+              Provenance.Origin == AxisOrigin::StaticRank) &&
+             Provenance.Value.has_value();
+    }
   };
 
   void parseOptions();
@@ -52,7 +59,15 @@ private:
                                     llvm::StringRef QualifiedName) const;
   std::optional<CompileTimeForm>
   configuredForm(llvm::StringRef QualifiedName) const;
-  void reportParameterFinding(const ParameterFinding &Finding);
+  std::vector<FixItHint> rewriteCall(const CallExpr *Call,
+                                     const FunctionDecl *Callee,
+                                     const CompileTimeForm &Form,
+                                     llvm::ArrayRef<const Expr *> Args,
+                                     unsigned Index, llvm::StringRef AxisText,
+                                     ASTContext &Ctx) const;
+  void emit(const Finding &F, llvm::ArrayRef<FixItHint> Proved,
+            const ProofOutcome &Proof, ASTContext &Ctx);
+  void reportParameterFinding(const Finding &F, ASTContext &Ctx);
 
   // Options, as written (for storeOptions) and parsed.
   const std::string FunctionNamesOption;
@@ -73,8 +88,11 @@ private:
   // Per translation unit.
   CompileTimeFormFinder Forms;
   llvm::DenseSet<SourceLocation> Reported;
-  std::vector<ParameterFinding> ParameterFindings;
-  ASTContext *Context = nullptr;
+  /// The functions whose parameters are axes, and their callers (built once
+  /// the first such finding is emitted).
+  llvm::SmallPtrSet<const FunctionDecl *, 8> ParameterTargets;
+  std::optional<CallSiteIndex> CallSites;
+  const ASTContext *CallSitesContext = nullptr;
 };
 
 } // namespace clang::tidy::gradlint

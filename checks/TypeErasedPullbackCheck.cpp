@@ -361,15 +361,31 @@ const CallExpr *castOperandSource(const Expr *E) {
   return nullptr;
 }
 
+/// Whether \p E is a braced list converted to the declared result type
+/// (`return {a, b};`): without that type it deduces nothing.
+bool isBracedList(const Expr *E) {
+  E = stripTemporaries(E);
+  if (isa<InitListExpr>(E))
+    return true;
+  const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+  return Construct && Construct->isListInitialization() &&
+         !isa<CXXTemporaryObjectExpr>(Construct);
+}
+
 /// The range of a lambda's trailing return type including the `->` and the
 /// blanks before it, so that removing it leaves `(args) {`.
+/// The lambda's signature as written.
+FunctionProtoTypeLoc lambdaSignature(const LambdaExpr *Lambda) {
+  TypeSourceInfo *TSI = Lambda->getCallOperator()->getTypeSourceInfo();
+  if (!TSI)
+    return {};
+  return TSI->getTypeLoc().IgnoreParens().getAs<FunctionProtoTypeLoc>();
+}
+
 std::optional<CharSourceRange> trailingReturnRange(const LambdaExpr *Lambda,
                                                    const SourceManager &SM,
                                                    const LangOptions &LO) {
-  TypeSourceInfo *TSI = Lambda->getCallOperator()->getTypeSourceInfo();
-  if (!TSI)
-    return std::nullopt;
-  auto FTL = TSI->getTypeLoc().IgnoreParens().getAs<FunctionProtoTypeLoc>();
+  FunctionProtoTypeLoc FTL = lambdaSignature(Lambda);
   if (!FTL)
     return std::nullopt;
   SourceLocation ParamsEnd =
@@ -478,30 +494,10 @@ TypeErasedPullbackCheck::calledFunction(const CallExpr *Call) const {
 }
 
 void TypeErasedPullbackCheck::addRRuleResults(const FunctionDecl *RRule) {
-  for (const ReturnStmt *Return : returnsOf(RRule)) {
-    const Expr *Value = Return->getRetValue();
-    if (!Value)
-      continue;
-    std::vector<const Expr *> Elements = elementsOf(Value);
-    ContainerKind Kind = containerKind(Value->getType());
-    if ((Kind == ContainerKind::Pair || Kind == ContainerKind::Tuple) &&
-        Elements.size() >= 2) {
-      addLambda(lambdaOf(Elements[1]), nullptr);
-      continue;
-    }
-    // A struct: the member named like a pullback.
-    const auto *Record = Value->getType()->getAsRecordDecl();
-    if (!Record || Elements.empty())
-      continue;
-    unsigned Index = 0;
-    for (const FieldDecl *Field : Record->fields()) {
-      if (Index >= Elements.size())
-        break;
-      if (Naming.isNamedLikePullback(*Field))
-        addLambda(lambdaOf(Elements[Index]), nullptr);
-      ++Index;
-    }
-  }
+  for (const ReturnStmt *Return : returnsOf(RRule))
+    if (const Expr *Value = Return->getRetValue())
+      for (const Expr *Element : rrulePullbackElements(Value))
+        addLambda(lambdaOf(Element), localVariableOf(Element));
 }
 
 void TypeErasedPullbackCheck::check(const MatchFinder::MatchResult &Result) {
@@ -557,7 +553,7 @@ void TypeErasedPullbackCheck::check(const MatchFinder::MatchResult &Result) {
   }
 }
 
-void TypeErasedPullbackCheck::onEndOfTranslationUnit() {
+void TypeErasedPullbackCheck::finishTranslationUnit() {
   for (const CallExpr *Cast : AnyCasts)
     if (const CallExpr *Source = castOperandSource(Cast->getArg(0)))
       if (const FunctionDecl *Callee = calledFunction(Source))
@@ -605,7 +601,7 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
     const Expr *Value = Return->getRetValue();
     if (!Value)
       continue;
-    AnyBraced |= isa<InitListExpr>(stripTemporaries(Value));
+    AnyBraced |= isBracedList(Value);
     const CallExpr *OriginBefore = Analyzer.Origin;
     bool UnknownBefore = Analyzer.Unknown;
     std::optional<Concrete> C = Analyzer.concreteOf(Result, Value);
@@ -623,12 +619,12 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
   }
 
   bool Direct = Classifier.isErased(Result);
-  auto Report = [&]() {
+  auto Report = [this, Direct, Loc, Name, Erased = *Erased, Result]() {
     return Direct ? diag(Loc, "pullback %0 returns type-erased %1")
-                        << Name << *Erased
+                        << Name << Erased
                   : diag(Loc, "pullback %0 returns %1, which contains "
                               "type-erased %2")
-                        << Name << Result << *Erased;
+                        << Name << Result << Erased;
   };
 
   if (!AllConcrete || Distinct.size() != 1) {
@@ -685,7 +681,8 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
         Hints.push_back(FixItHint::CreateRemoval(*Trailing));
       else if (Type.Spellable)
         Hints.push_back(FixItHint::CreateReplacement(
-            Fn->getReturnTypeSourceRange(), Type.Spelling));
+            lambdaSignature(Lambda).getReturnLoc().getSourceRange(),
+            Type.Spelling));
       else
         CanFix = false;
     }
@@ -710,9 +707,14 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
     CanFix &= !Analyzer.EditsInMacro;
     Hints.insert(Hints.end(), Analyzer.Edits.begin(), Analyzer.Edits.end());
   }
-  DiagnosticBuilder D = Report();
-  if (CanFix)
-    D << Hints;
+  if (!CanFix)
+    Hints.clear();
+  report(*Context, std::move(Hints),
+         [this, Report, Loc](llvm::ArrayRef<FixItHint> Proved,
+                             const ProofOutcome &Proof) {
+           Report() << Proved;
+           noteWithdrawn(Loc, Proof);
+         });
 }
 
 } // namespace clang::tidy::gradlint

@@ -26,7 +26,7 @@ public:
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override;
+  void finishTranslationUnit() override;
 
   bool mayBeRegistration(llvm::StringRef Name) const {
     return Registrations.mayMatch(Name);

@@ -14,6 +14,7 @@ PACKAGES=(
   clangd-22 llvm-22-tools
   libgrpc++-dev libprotobuf-dev protobuf-compiler-grpc
   libfmt-dev libgtest-dev libbenchmark-dev
+  libxtensor-dev libeigen3-dev  # real libraries in the lint cases (fixtures/lint/.../real-*)
   libclang-rt-22-dev  # sanitizer and libFuzzer runtimes: scripts/sanitize.sh, fuzz.sh
 )
 

@@ -6,114 +6,9 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Type.h"
 #include "llvm/ADT/APSInt.h"
-#include <map>
 
 namespace clang::tidy::gradlint {
 namespace {
-
-/// A template parameter identified the way canonical types identify it.
-using ParamKey = std::pair<unsigned, unsigned>; // (depth, index)
-
-/// Deduces template parameters of a function template pattern from concrete
-/// argument types, structurally. Conservative: a shape it does not model
-/// fails, so success means clang's deduction would succeed as well.
-class Unifier {
-public:
-  bool unify(QualType Param, QualType Arg) {
-    // Deduction strips references and top-level qualifiers on both sides
-    // (and a forwarding reference `T&&` accepts anything).
-    Param = Param.getNonReferenceType().getCanonicalType().getUnqualifiedType();
-    Arg = Arg.getNonReferenceType().getCanonicalType().getUnqualifiedType();
-    if (!Param->isDependentType())
-      return nonDependentAccepts(Param, Arg);
-    if (const auto *TTP = Param->getAs<TemplateTypeParmType>())
-      return bindType(TTP, Arg);
-    if (const auto *PP = Param->getAs<PointerType>()) {
-      const auto *AP = Arg->getAs<PointerType>();
-      return AP && unify(PP->getPointeeType(), AP->getPointeeType());
-    }
-    if (const auto *TST = Param->getAs<TemplateSpecializationType>())
-      return unifySpecialization(TST, Arg);
-    return false;
-  }
-
-private:
-  static bool nonDependentAccepts(QualType Param, QualType Arg) {
-    if (Param == Arg)
-      return true;
-    if (Param->isArithmeticType() && Arg->isArithmeticType())
-      return true;
-    const auto *ParamRecord = Param->getAsCXXRecordDecl();
-    const auto *ArgRecord = Arg->getAsCXXRecordDecl();
-    return ParamRecord && ArgRecord && ArgRecord->hasDefinition() &&
-           ArgRecord->isDerivedFrom(ParamRecord);
-  }
-
-  bool bindType(const TemplateTypeParmType *TTP, QualType Arg) {
-    if (TTP->isParameterPack())
-      return true; // each element of a pack deduces separately
-    auto [It, Inserted] =
-        Types.try_emplace(ParamKey(TTP->getDepth(), TTP->getIndex()), Arg);
-    return Inserted || It->second == Arg;
-  }
-
-  bool bindValue(const NonTypeTemplateParmDecl *NTTP,
-                 const llvm::APSInt &Value) {
-    if (NTTP->isParameterPack())
-      return true;
-    auto [It, Inserted] = Values.try_emplace(
-        ParamKey(NTTP->getDepth(), NTTP->getIndex()), Value);
-    return Inserted || llvm::APSInt::isSameValue(It->second, Value);
-  }
-
-  bool unifySpecialization(const TemplateSpecializationType *Param,
-                           QualType Arg) {
-    const TemplateDecl *ParamTemplate =
-        Param->getTemplateName().getAsTemplateDecl();
-    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-        Arg->getAsCXXRecordDecl());
-    if (!ParamTemplate || !Spec ||
-        Spec->getSpecializedTemplate()->getCanonicalDecl() !=
-            ParamTemplate->getCanonicalDecl())
-      return false;
-    llvm::ArrayRef<TemplateArgument> ParamArgs = Param->template_arguments();
-    const TemplateArgumentList &ArgArgs = Spec->getTemplateArgs();
-    if (ParamArgs.size() != ArgArgs.size())
-      return false;
-    for (unsigned I = 0; I < ParamArgs.size(); ++I)
-      if (!unifyArgument(ParamArgs[I], ArgArgs[I]))
-        return false;
-    return true;
-  }
-
-  bool unifyArgument(const TemplateArgument &Param,
-                     const TemplateArgument &Arg) {
-    switch (Param.getKind()) {
-    case TemplateArgument::Type:
-      return Arg.getKind() == TemplateArgument::Type &&
-             unify(Param.getAsType(), Arg.getAsType());
-    case TemplateArgument::Integral:
-      return Arg.getKind() == TemplateArgument::Integral &&
-             llvm::APSInt::isSameValue(Param.getAsIntegral(),
-                                       Arg.getAsIntegral());
-    case TemplateArgument::Expression: {
-      if (Arg.getKind() != TemplateArgument::Integral)
-        return false;
-      const auto *DRE =
-          dyn_cast<DeclRefExpr>(Param.getAsExpr()->IgnoreParenImpCasts());
-      const auto *NTTP =
-          DRE ? dyn_cast<NonTypeTemplateParmDecl>(DRE->getDecl()) : nullptr;
-      // An expression such as `R + 1` is not deducible; give up.
-      return NTTP && bindValue(NTTP, Arg.getAsIntegral());
-    }
-    default:
-      return false;
-    }
-  }
-
-  std::map<ParamKey, QualType> Types;
-  std::map<ParamKey, llvm::APSInt> Values;
-};
 
 /// The integer non-type template parameter that an axis tag type is
 /// specialised on, when \p T is such a type (`Axis<A>`,
@@ -170,108 +65,66 @@ std::optional<TagShape> matchTagType(QualType T, const ASTContext &Ctx) {
   return Shape;
 }
 
-bool isIntegerTemplateParam(const NamedDecl *D) {
+/// An integer, enumeration or `auto` non-type template parameter: one that
+/// an axis value can be the argument of.
+bool isAxisTemplateParam(const NamedDecl *D) {
   const auto *NTTP = dyn_cast<NonTypeTemplateParmDecl>(D);
-  return NTTP && !NTTP->isParameterPack() &&
-         NTTP->getType()->isIntegralOrEnumerationType();
-}
-
-/// Whether the parameters of \p Candidate accept the call's arguments, with
-/// the argument at \p Skip left out; \p SkipParam leaves out the parameter
-/// in that position too (the axis-tag parameter).
-bool acceptsArguments(const FunctionDecl *Candidate,
-                      llvm::ArrayRef<const Expr *> Args, unsigned Skip,
-                      bool SkipParam) {
-  Unifier U;
-  llvm::ArrayRef<ParmVarDecl *> Params = Candidate->parameters();
-  unsigned P = 0;
-  for (unsigned I = 0; I < Args.size(); ++I) {
-    if (I == Skip) {
-      P += SkipParam;
-      continue;
-    }
-    if (P >= Params.size())
-      return false;
-    QualType ParamType = Params[P]->getType();
-    if (const auto *Pack = ParamType->getAs<PackExpansionType>()) {
-      // A trailing function parameter pack takes every remaining argument.
-      if (!U.unify(Pack->getPattern(), writtenArgumentType(Args[I])))
-        return false;
-      continue;
-    }
-    if (!U.unify(ParamType, writtenArgumentType(Args[I])))
-      return false;
-    ++P;
-  }
-  for (; P < Params.size(); ++P)
-    if (!Params[P]->hasDefaultArg() && !Params[P]->isParameterPack())
-      return false;
-  return true;
+  if (!NTTP || NTTP->isParameterPack())
+    return false;
+  QualType T = NTTP->getType();
+  return T->isIntegralOrEnumerationType() || T->getContainedAutoType();
 }
 
 } // namespace
 
-QualType writtenArgumentType(const Expr *Arg) {
-  return Arg->IgnoreUnlessSpelledInSource()->getType();
-}
-
-bool parameterAccepts(QualType Param, QualType Arg) {
-  return Unifier().unify(Param, Arg);
-}
-
-const std::vector<CompileTimeFormFinder::Candidate> &
-CompileTimeFormFinder::candidatesFor(const FunctionDecl *Runtime) {
-  Runtime = Runtime->getCanonicalDecl();
-  auto [It, Inserted] = Candidates.try_emplace(Runtime);
-  if (!Inserted)
-    return It->second;
-  const FunctionTemplateDecl *Own = Runtime->getPrimaryTemplate();
-  const DeclContext *Scope = Runtime->getDeclContext()->getRedeclContext();
-  for (const NamedDecl *Found : Scope->lookup(Runtime->getDeclName())) {
-    const NamedDecl *D = Found->getUnderlyingDecl();
-    if (const auto *TD = dyn_cast<FunctionTemplateDecl>(D)) {
-      if (Own && TD->getCanonicalDecl() == Own->getCanonicalDecl())
-        continue;
-      const TemplateParameterList *TPL = TD->getTemplateParameters();
-      if (TPL->size() > 0 && isIntegerTemplateParam(TPL->getParam(0)))
-        It->second.push_back(
-            {CompileTimeForm::TemplateArgument, TD, TD->getTemplatedDecl()});
-      It->second.push_back(
-          {CompileTimeForm::AxisTag, TD, TD->getTemplatedDecl()});
-    }
-  }
+std::optional<CompileTimeForm>
+CompileTimeFormFinder::find(const FunctionDecl *Runtime, unsigned AxisIndex) {
+  auto Key = std::make_pair(Runtime->getCanonicalDecl(), AxisIndex);
+  auto [It, Inserted] = Cache.try_emplace(Key);
+  if (Inserted)
+    It->second = discover(Runtime, AxisIndex);
   return It->second;
 }
 
 std::optional<CompileTimeForm>
-CompileTimeFormFinder::find(const FunctionDecl *Runtime,
-                            llvm::ArrayRef<const Expr *> Args,
-                            unsigned AxisIndex) {
+CompileTimeFormFinder::discover(const FunctionDecl *Runtime,
+                                unsigned AxisIndex) const {
   const ASTContext &Ctx = Runtime->getASTContext();
-  for (const Candidate &C : candidatesFor(Runtime)) {
-    CompileTimeForm Form;
-    Form.Kind = C.Kind;
-    Form.Declaration = C.Template;
-    if (C.Kind == CompileTimeForm::TemplateArgument) {
-      if (acceptsArguments(C.Function, Args, AxisIndex, /*SkipParam=*/false))
-        return Form;
+  const FunctionTemplateDecl *Own = Runtime->getPrimaryTemplate();
+  const DeclContext *Scope = Runtime->getDeclContext()->getRedeclContext();
+  std::optional<CompileTimeForm> Template, Tag;
+  for (const NamedDecl *Found : Scope->lookup(Runtime->getDeclName())) {
+    const auto *TD = dyn_cast<FunctionTemplateDecl>(Found->getUnderlyingDecl());
+    if (!TD || (Own && TD->getCanonicalDecl() == Own->getCanonicalDecl()))
+      continue;
+    const FunctionDecl *Function = TD->getTemplatedDecl();
+    std::optional<TagShape> Shape;
+    if (AxisIndex < Function->getNumParams())
+      Shape = matchTagType(Function->getParamDecl(AxisIndex)->getType(), Ctx);
+    if (Shape) {
+      if (!Tag) {
+        Tag.emplace();
+        Tag->Kind = CompileTimeForm::AxisTag;
+        Tag->Declaration = TD;
+        Tag->Tag = Shape->Tag;
+        Tag->TagArgsBefore = std::move(Shape->Before);
+        Tag->TagArgsAfter = std::move(Shape->After);
+      }
+      if (Tag->Tag == Shape->Tag)
+        Tag->Overloads.push_back(Function);
       continue;
     }
-    if (AxisIndex >= C.Function->getNumParams())
-      continue;
-    std::optional<TagShape> Shape =
-        matchTagType(C.Function->getParamDecl(AxisIndex)->getType(), Ctx);
-    if (!Shape)
-      continue;
-    // The tag parameter must be the one the template deduces the axis from.
-    if (!acceptsArguments(C.Function, Args, AxisIndex, /*SkipParam=*/true))
-      continue;
-    Form.Tag = Shape->Tag;
-    Form.TagArgsBefore = std::move(Shape->Before);
-    Form.TagArgsAfter = std::move(Shape->After);
-    return Form;
+    const TemplateParameterList *TPL = TD->getTemplateParameters();
+    if (TPL->size() > 0 && isAxisTemplateParam(TPL->getParam(0))) {
+      if (!Template) {
+        Template.emplace();
+        Template->Kind = CompileTimeForm::TemplateArgument;
+        Template->Declaration = TD;
+      }
+      Template->Overloads.push_back(Function);
+    }
   }
-  return std::nullopt;
+  return Template ? Template : Tag;
 }
 
 } // namespace clang::tidy::gradlint

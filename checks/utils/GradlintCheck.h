@@ -3,12 +3,15 @@
 #ifndef GRADLINT_CHECKS_UTILS_GRADLINTCHECK_H
 #define GRADLINT_CHECKS_UTILS_GRADLINTCHECK_H
 
+#include "utils/FixProof.h"
 #include "utils/NamePattern.h"
 #include "clang-tidy/ClangTidyCheck.h"
 
 namespace clang::tidy::gradlint {
 
-/// A clang-tidy check with gradlint's option helpers.
+/// A clang-tidy check with gradlint's option helpers, whose findings are
+/// emitted through the translation unit's FixProof (see FixProof.h): a
+/// finding's fix is offered only once the file compiles with it.
 class GradlintCheck : public ClangTidyCheck {
 public:
   using ClangTidyCheck::ClangTidyCheck;
@@ -22,6 +25,46 @@ public:
     configurationDiag("invalid %0 for %1: %2") << Option << getID() << Error;
     return NamePattern();
   }
+
+  ~GradlintCheck() override {
+    if (Proof)
+      FixProof::release(Proof);
+  }
+  void registerPPCallbacks(const SourceManager &, Preprocessor *PP,
+                           Preprocessor *) final {
+    if (!Proof)
+      Proof = &FixProof::join(*PP);
+  }
+  void onEndOfTranslationUnit() final {
+    finishTranslationUnit();
+    if (Proof && !std::exchange(Left, true))
+      Proof->leave();
+  }
+
+protected:
+  /// What a check does once the translation unit has been matched.
+  virtual void finishTranslationUnit() {}
+
+  /// Emits a finding through \p Emit once its fix \p Fix is proved: Emit
+  /// gets the fix (empty when withdrawn) and the proof's outcome. Without a
+  /// preprocessor to prove with, the finding is emitted at once, unproved.
+  void report(ASTContext &Ctx, std::vector<FixItHint> Fix,
+              FixProof::Emitter Emit) {
+    if (Proof && !Left)
+      Proof->add(Ctx, std::move(Fix), std::move(Emit));
+    else
+      Emit(Fix, ProofOutcome{!Fix.empty(), true, {}});
+  }
+
+  /// The note on a finding whose fix was withdrawn.
+  void noteWithdrawn(SourceLocation Loc, const ProofOutcome &Outcome) {
+    if (Outcome.withdrawn())
+      diag(Loc, "fix withdrawn: %0", DiagnosticIDs::Note) << Outcome.reason();
+  }
+
+private:
+  FixProof *Proof = nullptr;
+  bool Left = false;
 };
 
 } // namespace clang::tidy::gradlint

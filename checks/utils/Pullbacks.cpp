@@ -96,6 +96,31 @@ std::vector<const Expr *> elementsOf(const Expr *E) {
   return Elements;
 }
 
+std::vector<const Expr *> rrulePullbackElements(const Expr *Returned) {
+  std::vector<const Expr *> Pullbacks;
+  for (const Expr *Element : elementsOf(Returned))
+    if (lambdaOf(Element))
+      Pullbacks.push_back(Element);
+  return Pullbacks;
+}
+
+const VarDecl *localVariableOf(const Expr *E) {
+  E = stripTemporaries(E);
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (Callee && Callee->isInStdNamespace() && Callee->getIdentifier() &&
+        Callee->getName() == "move" && Call->getNumArgs() == 1)
+      E = stripTemporaries(Call->getArg(0));
+  }
+  if (const auto *Copy = dyn_cast<CXXConstructExpr>(E);
+      Copy && Copy->getNumArgs() == 1 &&
+      Copy->getConstructor()->isCopyOrMoveConstructor())
+    E = stripTemporaries(Copy->getArg(0));
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return Var && Var->isLocalVarDecl() ? Var : nullptr;
+}
+
 namespace {
 class ReturnCollector : public RecursiveASTVisitor<ReturnCollector> {
 public:

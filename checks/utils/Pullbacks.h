@@ -4,8 +4,8 @@
 // one in four ways, each configurable:
 //  1. by name: a function, method or lambda (through the variable holding
 //     it) named like `pullback`, `backward`, `vjp`, `*_pullback`, ...;
-//  2. as the callable an rrule-style function returns: the second element of
-//     a pair/tuple, or a struct member named like a pullback;
+//  2. as the callable an rrule-style function returns: any element of the
+//     returned pair, tuple, struct or braced list that is a closure;
 //  3. as the callable passed to a registration function (`tape.record(op,
 //     pullback)`, configured as `function:argument-index`);
 //  4. by the annotation [[clang::annotate("gradlint::pullback")]].
@@ -28,7 +28,7 @@ inline constexpr llvm::StringLiteral PullbackAnnotation = "gradlint::pullback";
 inline constexpr llvm::StringLiteral DefaultPullbackNames =
     "pullback;backward;vjp;grad_fn;*_pullback;*_backward;*Backward";
 inline constexpr llvm::StringLiteral DefaultRRuleNames =
-    "rrule;*_rrule;vjp_rule";
+    "rrule;rrule_*;*_rrule;vjp_rule";
 
 /// Strips what does not change which value an expression denotes:
 /// parentheses, implicit casts, temporaries, full-expression cleanups.
@@ -83,6 +83,14 @@ const LambdaExpr *lambdaOf(const Expr *E);
 /// arguments of a constructor call (pair, tuple, struct), or of
 /// std::make_pair/std::make_tuple. Empty when \p E is none of these.
 std::vector<const Expr *> elementsOf(const Expr *E);
+
+/// The elements of \p Returned, what an rrule returns, that hold its
+/// pullback: whichever elements of the returned aggregate (a pair, a tuple,
+/// a struct, a braced list) evaluate to a lambda, in any position.
+std::vector<const Expr *> rrulePullbackElements(const Expr *Returned);
+
+/// The local variable \p E names (through std::move), or null.
+const VarDecl *localVariableOf(const Expr *E);
 
 /// The return statements of a function body, not those of nested lambdas
 /// or local classes.

@@ -179,7 +179,7 @@ class GradlintCommandTest(ScratchDirTest):
                      "gradlint-runtime-concat-axis.MaxCallSiteNotes: '8'",
                      "gradlint-type-erased-pullback.PullbackNames: "
                      "'pullback;backward;vjp;grad_fn;*_pullback;*_backward;*Backward'",
-                     "gradlint-type-erased-pullback.RRuleNames: 'rrule;*_rrule;vjp_rule'",
+                     "gradlint-type-erased-pullback.RRuleNames: 'rrule;rrule_*;*_rrule;vjp_rule'",
                      "gradlint-type-erased-pullback.RegistrationFunctions: ''",
                      "gradlint-type-erased-pullback.ErasedTypes: 'std::any;boost::any;"
                      "std::function;std::move_only_function;std::copyable_function'",
@@ -188,7 +188,7 @@ class GradlintCommandTest(ScratchDirTest):
                      "'std::function;std::move_only_function;std::copyable_function'",
                      "gradlint-erased-pullback-storage.PullbackNames: "
                      "'pullback;backward;vjp;grad_fn;*_pullback;*_backward;*Backward'",
-                     "gradlint-erased-pullback-storage.RRuleNames: 'rrule;*_rrule;vjp_rule'"]:
+                     "gradlint-erased-pullback-storage.RRuleNames: 'rrule;rrule_*;*_rrule;vjp_rule'"]:
             self.assertIn(line, r.stdout)
 
     # --- fixing -----------------------------------------------------------

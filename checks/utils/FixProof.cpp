@@ -1,0 +1,493 @@
+//===--- FixProof.cpp - offer a fix only once the compiler accepts it -----===//
+
+#include "utils/FixProof.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/Basic/TargetInfo.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/HeaderSearch.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <set>
+
+namespace clang::tidy::gradlint {
+namespace {
+
+std::mutex RegistryMutex;
+llvm::DenseMap<const Preprocessor *, FixProof *> &registry() {
+  static llvm::DenseMap<const Preprocessor *, FixProof *> Registry;
+  return Registry;
+}
+
+/// A diagnostic of the proving parse, located in that parse's files.
+struct RawDiagnostic {
+  DiagnosticsEngine::Level Level;
+  unsigned ID;
+  std::string Message;
+  std::string File;
+  llvm::sys::fs::UniqueID UID;
+  unsigned Offset = 0;
+};
+
+class CaptureDiagnostics : public DiagnosticConsumer {
+public:
+  std::vector<RawDiagnostic> Diagnostics;
+
+  void HandleDiagnostic(DiagnosticsEngine::Level Level,
+                        const Diagnostic &Info) override {
+    if (Level != DiagnosticsEngine::Error && Level != DiagnosticsEngine::Fatal &&
+        Level != DiagnosticsEngine::Note)
+      return;
+    RawDiagnostic D;
+    D.Level = Level;
+    D.ID = Info.getID();
+    llvm::SmallString<128> Text;
+    Info.FormatDiagnostic(Text);
+    D.Message = Text.str().str();
+    if (Info.getLocation().isValid() && Info.hasSourceManager()) {
+      const SourceManager &SM = Info.getSourceManager();
+      SourceLocation Loc = SM.getFileLoc(Info.getLocation());
+      FileID File = SM.getFileID(Loc);
+      if (OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File)) {
+        D.File = Entry->getName().str();
+        D.UID = Entry->getUniqueID();
+        D.Offset = SM.getFileOffset(Loc);
+      }
+    }
+    Diagnostics.push_back(std::move(D));
+  }
+};
+
+/// One finding's fix, as text edits per file, and the whole lines the edits
+/// are on (where the errors of a rewritten expression are).
+struct Edit {
+  std::map<FileID, tooling::Replacements> Files;
+  struct Extent {
+    FileID File;
+    unsigned Begin, End;
+    bool contains(FileID F, unsigned Offset) const {
+      return F == File && Begin <= Offset && Offset <= End;
+    }
+  };
+  std::vector<Extent> Lines;
+};
+
+/// The offset in the original text of \p NewOffset in the text that
+/// \p Applied produced; \p Inside is set when it lies in inserted text.
+unsigned originalOffset(const tooling::Replacements &Applied,
+                        unsigned NewOffset, bool &Inside) {
+  long Delta = 0; // new - original, before the current replacement
+  for (const tooling::Replacement &R : Applied) {
+    long NewBegin = static_cast<long>(R.getOffset()) + Delta;
+    if (static_cast<long>(NewOffset) < NewBegin)
+      break;
+    long NewEnd = NewBegin + static_cast<long>(R.getReplacementText().size());
+    if (static_cast<long>(NewOffset) < NewEnd ||
+        (R.getReplacementText().empty() &&
+         static_cast<long>(NewOffset) == NewBegin)) {
+      Inside = true;
+      return R.getOffset();
+    }
+    Delta += static_cast<long>(R.getReplacementText().size()) -
+             static_cast<long>(R.getLength());
+  }
+  return static_cast<unsigned>(static_cast<long>(NewOffset) - Delta);
+}
+
+class Prover {
+public:
+  Prover(Preprocessor &PP, ASTContext &Ctx)
+      : PP(PP), Ctx(Ctx), SM(Ctx.getSourceManager()) {}
+
+  /// Converts a fix into edits; nullopt when a hint cannot be applied as
+  /// text (it is then withdrawn).
+  std::optional<Edit> editOf(llvm::ArrayRef<FixItHint> Fix) {
+    Edit E;
+    for (const FixItHint &Hint : Fix) {
+      if (Hint.InsertFromRange.isValid())
+        return std::nullopt;
+      CharSourceRange Range = Hint.RemoveRange;
+      if (Range.isInvalid() || Range.getBegin().isMacroID() ||
+          Range.getEnd().isMacroID())
+        return std::nullopt;
+      tooling::Replacement R(SM, Range, Hint.CodeToInsert, Ctx.getLangOpts());
+      FileID File = SM.getFileID(Range.getBegin());
+      if (R.getFilePath().empty() || !SM.getFileEntryRefForID(File))
+        return std::nullopt;
+      if (llvm::Error Err = E.Files[File].add(R)) {
+        llvm::consumeError(std::move(Err));
+        return std::nullopt;
+      }
+      E.Lines.push_back(linesAround(File, R.getOffset(), R.getLength()));
+    }
+    return E;
+  }
+
+  /// Parses the translation unit with the edits of \p Fixes applied;
+  /// returns its errors and notes in original coordinates, grouped (an
+  /// error, then its notes). \p Conflicting receives the fixes that overlap
+  /// an earlier one and were left out.
+  std::vector<std::vector<ProofDiagnostic>>
+  parseWith(llvm::ArrayRef<const Edit *> Fixes,
+            std::vector<size_t> *Conflicting = nullptr) {
+    Combined.clear();
+    // The text each fix already taken occupies, per file: [begin, end).
+    std::map<FileID, std::map<unsigned, unsigned>> Taken;
+    auto Overlaps = [&](FileID File, const tooling::Replacement &R) {
+      const std::map<unsigned, unsigned> &Spans = Taken[File];
+      unsigned Begin = R.getOffset(), End = Begin + R.getLength();
+      auto Next = Spans.lower_bound(Begin);
+      if (Next != Spans.end() && (Next->first < End || Next->first == Begin))
+        return true;
+      return Next != Spans.begin() && std::prev(Next)->second > Begin;
+    };
+    for (size_t I = 0; I < Fixes.size(); ++I) {
+      bool Clash = false;
+      for (const auto &[File, Replacements] : Fixes[I]->Files)
+        for (const tooling::Replacement &R : Replacements)
+          Clash |= Overlaps(File, R);
+      if (!Clash)
+        for (const auto &[File, Replacements] : Fixes[I]->Files)
+          for (const tooling::Replacement &R : Replacements)
+            if (llvm::Error Err = Combined[File].add(R)) {
+              llvm::consumeError(std::move(Err));
+              Clash = true;
+            }
+      if (Clash) {
+        if (Conflicting)
+          Conflicting->push_back(I);
+        continue;
+      }
+      for (const auto &[File, Replacements] : Fixes[I]->Files)
+        for (const tooling::Replacement &R : Replacements)
+          Taken[File][R.getOffset()] = R.getOffset() + R.getLength();
+    }
+    return group(parse());
+  }
+
+  /// The fixes among \p Candidates on whose lines \p Error or one of its
+  /// notes is (a rewritten call that does not resolve, an instantiation it
+  /// requested). Empty when the error is elsewhere (a caller of a retyped
+  /// function, a header).
+  std::vector<size_t> blame(const std::vector<ProofDiagnostic> &Error,
+                            llvm::ArrayRef<const Edit *> Candidates) const {
+    std::vector<size_t> Found;
+    for (size_t I = 0; I < Candidates.size(); ++I)
+      if (llvm::any_of(Error, [&](const ProofDiagnostic &D) {
+            if (D.Loc.isInvalid())
+              return false;
+            FileID File = SM.getFileID(D.Loc);
+            unsigned Offset = SM.getFileOffset(D.Loc);
+            return llvm::any_of(Candidates[I]->Lines, [&](const Edit::Extent &X) {
+              return X.contains(File, Offset);
+            });
+          }))
+        Found.push_back(I);
+    return Found;
+  }
+
+private:
+  /// The lines that hold [Offset, Offset + Length).
+  Edit::Extent linesAround(FileID File, unsigned Offset, unsigned Length) {
+    llvm::StringRef Text = SM.getBufferData(File);
+    size_t Begin = Text.rfind('\n', Offset);
+    size_t End = Text.find('\n', Offset + Length);
+    return {File, Begin == llvm::StringRef::npos ? 0u : unsigned(Begin + 1),
+            End == llvm::StringRef::npos ? unsigned(Text.size()) : unsigned(End)};
+  }
+
+  std::string fileName(FileID File) const {
+    OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File);
+    return Entry ? Entry->getName().str() : std::string();
+  }
+
+  /// The original file a file of the proving parse is.
+  FileID originalFile(const RawDiagnostic &D) const {
+    for (const auto &[File, Replacements] : Combined)
+      if (OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File))
+        if (Entry->getUniqueID() == D.UID || Entry->getName() == D.File)
+          return File;
+    if (SM.getFileEntryRefForID(SM.getMainFileID())->getName() == D.File)
+      return SM.getMainFileID();
+    if (OptionalFileEntryRef Entry =
+            SM.getFileManager().getOptionalFileRef(D.File, false, false))
+      return SM.translateFile(*Entry);
+    return FileID();
+  }
+
+  std::vector<std::vector<ProofDiagnostic>>
+  group(const std::vector<RawDiagnostic> &Raw) const {
+    std::vector<std::vector<ProofDiagnostic>> Errors;
+    for (const RawDiagnostic &R : Raw) {
+      if (R.Level == DiagnosticsEngine::Note && Errors.empty())
+        continue;
+      if (R.Level != DiagnosticsEngine::Note)
+        Errors.emplace_back();
+      ProofDiagnostic D{R.Level, R.ID, R.Message, R.File, R.Offset, {}};
+      if (!R.File.empty())
+        if (FileID File = originalFile(R); File.isValid()) {
+          auto It = Combined.find(File);
+          bool Inside = false;
+          unsigned Offset = It == Combined.end()
+                                ? R.Offset
+                                : originalOffset(It->second, R.Offset, Inside);
+          D.Offset = Offset;
+          if (Offset <= SM.getBufferData(File).size())
+            D.Loc = SM.getComposedLoc(File, Offset);
+        }
+      Errors.back().push_back(std::move(D));
+    }
+    return Errors;
+  }
+
+  std::vector<RawDiagnostic> parse() {
+    auto Invocation = std::make_shared<CompilerInvocation>();
+    Invocation->getLangOpts() = PP.getLangOpts();
+    Invocation->getTargetOpts() = Ctx.getTargetInfo().getTargetOpts();
+    Invocation->getHeaderSearchOpts() =
+        PP.getHeaderSearchInfo().getHeaderSearchOpts();
+    Invocation->getFileSystemOpts() = SM.getFileManager().getFileSystemOpts();
+    PreprocessorOptions &PPOpts = Invocation->getPreprocessorOpts();
+    PPOpts = PP.getPreprocessorOpts();
+    // The proving parse reads every file itself (no preamble, no buffers
+    // owned by the analysis); the files it edits and the main file (an
+    // editor's unsaved text in clangd) come from the analysis' own text.
+    PPOpts.clearRemappedFiles();
+    PPOpts.RetainRemappedFileBuffers = false;
+    PPOpts.ImplicitPCHInclude.clear();
+    PPOpts.PrecompiledPreambleBytes = {0, false};
+    PPOpts.GeneratePreamble = false;
+    PPOpts.UsePredefines = true; // clangd leaves them to its preamble
+    std::map<FileID, tooling::Replacements> Files = Combined;
+    Files.try_emplace(SM.getMainFileID());
+    for (const auto &[File, Replacements] : Files) {
+      llvm::StringRef Original = SM.getBufferData(File);
+      llvm::Expected<std::string> Text =
+          tooling::applyAllReplacements(Original, Replacements);
+      std::string Name = fileName(File);
+      PPOpts.addRemappedFile(
+          Name, llvm::MemoryBuffer::getMemBufferCopy(
+                    Text ? *Text : Original.str(), Name)
+                    .release());
+      if (!Text)
+        llvm::consumeError(Text.takeError());
+    }
+
+    FrontendOptions &Frontend = Invocation->getFrontendOpts();
+    Frontend.ProgramAction = frontend::ParseSyntaxOnly;
+    Frontend.Inputs.clear();
+    Frontend.Inputs.emplace_back(
+        fileName(SM.getMainFileID()),
+        InputKind(PP.getLangOpts().CUDA ? Language::CUDA : Language::CXX));
+    if (const TargetInfo *Aux = Ctx.getAuxTargetInfo())
+      Frontend.AuxTriple = Aux->getTriple().str();
+    DiagnosticOptions &DiagOpts = Invocation->getDiagnosticOpts();
+    DiagOpts.IgnoreWarnings = true;
+    DiagOpts.ShowCarets = false;
+    DiagOpts.ErrorLimit = 50;
+
+    CompilerInstance Compiler(std::move(Invocation));
+    Compiler.setVirtualFileSystem(SM.getFileManager().getVirtualFileSystemPtr());
+    CaptureDiagnostics Capture;
+    Compiler.createDiagnostics(&Capture, /*ShouldOwnClient=*/false);
+    SyntaxOnlyAction Action;
+    Compiler.ExecuteAction(Action);
+    return std::move(Capture.Diagnostics);
+  }
+
+  Preprocessor &PP;
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  /// The edits the last parse applied.
+  std::map<FileID, tooling::Replacements> Combined;
+};
+
+/// How many parses one translation unit's proof may take before the fixes
+/// left unproved are withdrawn.
+constexpr unsigned MaxProofParses = 24;
+
+bool faultInjected() {
+  const char *Fault = std::getenv("GRADLINT_FAULT_INJECTION");
+  return Fault && llvm::StringRef(Fault) == "break-fixes";
+}
+
+} // namespace
+
+std::string ProofOutcome::reason() const {
+  if (Error.empty())
+    return "it could not be proved";
+  if (Error.front().ID == 0) // not the compiler's words
+    return Error.front().Message;
+  return "with it the code does not compile: " + Error.front().Message;
+}
+
+FixProof &FixProof::join(Preprocessor &PP) {
+  std::lock_guard<std::mutex> Lock(RegistryMutex);
+  FixProof *&Proof = registry()[&PP];
+  if (!Proof)
+    Proof = new FixProof(PP);
+  ++Proof->Members;
+  ++Proof->Holders;
+  return *Proof;
+}
+
+void FixProof::release(FixProof *Proof) {
+  std::lock_guard<std::mutex> Lock(RegistryMutex);
+  if (--Proof->Holders > 0)
+    return;
+  auto It = registry().find(&Proof->PP);
+  if (It != registry().end() && It->second == Proof)
+    registry().erase(It);
+  delete Proof;
+}
+
+void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
+                   Emitter Emit) {
+  Ctx = &Context;
+  if (!Fix.empty() && faultInjected()) // tests: a fix that cannot compile
+    Fix.front().CodeToInsert = "gradlint_injected_fault " + Fix.front().CodeToInsert;
+  Findings.push_back({std::move(Fix), std::move(Emit), {}});
+}
+
+void FixProof::leave() {
+  if (Members > 0 && --Members > 0)
+    return;
+  if (!Findings.empty()) {
+    prove();
+    emitAll();
+  }
+  Findings.clear();
+}
+
+void FixProof::prove() {
+  std::vector<size_t> Pending;
+  for (size_t I = 0; I < Findings.size(); ++I)
+    if (!Findings[I].Fix.empty()) {
+      Findings[I].Outcome.HadFix = true;
+      Pending.push_back(I);
+    }
+  if (Pending.empty() || !Ctx)
+    return;
+
+  Prover P(PP, *Ctx);
+  auto Withdraw = [&](size_t I, const std::vector<ProofDiagnostic> &Error) {
+    if (Findings[I].Outcome.Error.empty())
+      Findings[I].Outcome.Error = Error;
+  };
+  std::map<size_t, Edit> Edits;
+  for (size_t I : Pending)
+    if (std::optional<Edit> E = P.editOf(Findings[I].Fix))
+      Edits.emplace(I, std::move(*E));
+    else
+      Withdraw(I, {{DiagnosticsEngine::Error, 0,
+                    "its edits overlap or are not plain file text", {}, 0, {}}});
+  llvm::erase_if(Pending, [&](size_t I) { return !Edits.count(I); });
+
+  // A file that does not compile to begin with (fixed under --fix-errors):
+  // its own errors, by text, are the baseline a fix must not add to.
+  std::map<std::string, unsigned> Baseline;
+  if (Ctx->getDiagnostics().hasUncompilableErrorOccurred())
+    for (const auto &Error : P.parseWith({}))
+      ++Baseline[Error.front().Message];
+  unsigned Parses = 0;
+  // The errors of a parse with the fixes \p Indices applied, less the
+  // baseline's.
+  auto Parse = [&](llvm::ArrayRef<size_t> Indices,
+                   std::vector<size_t> *Conflicting = nullptr) {
+    std::vector<const Edit *> Included;
+    for (size_t I : Indices)
+      Included.push_back(&Edits.at(I));
+    auto Errors = P.parseWith(Included, Conflicting);
+    ++Parses;
+    std::map<std::string, unsigned> Known = Baseline;
+    llvm::erase_if(Errors, [&](const std::vector<ProofDiagnostic> &Error) {
+      auto It = Known.find(Error.front().Message);
+      return It != Known.end() && It->second-- > 0;
+    });
+    return Errors;
+  };
+
+  // Prove everything together; blame the errors on the fixes on whose lines
+  // they are and try again without those. Fixes that overlap another go in
+  // a later round (clang-tidy applies one of them).
+  while (!Pending.empty()) {
+    std::vector<size_t> Conflicting;
+    auto Errors = Parse(Pending, &Conflicting);
+    std::vector<size_t> Tried, Later;
+    for (size_t K = 0; K < Pending.size(); ++K)
+      (llvm::is_contained(Conflicting, K) ? Later : Tried).push_back(Pending[K]);
+    if (Errors.empty()) {
+      for (size_t I : Tried)
+        Findings[I].Outcome.Proved = true;
+      Pending = std::move(Later);
+      continue;
+    }
+    std::vector<const Edit *> TriedEdits;
+    for (size_t I : Tried)
+      TriedEdits.push_back(&Edits.at(I));
+    std::set<size_t> Blamed;
+    bool Untraced = false;
+    for (const auto &Error : Errors) {
+      std::vector<size_t> Culprits = P.blame(Error, TriedEdits);
+      Untraced |= Culprits.empty();
+      for (size_t K : Culprits) {
+        Blamed.insert(Tried[K]);
+        Withdraw(Tried[K], Error);
+      }
+    }
+    llvm::erase_if(Tried, [&](size_t I) { return Blamed.count(I); });
+    if (!Untraced || Tried.empty()) {
+      Tried.insert(Tried.end(), Later.begin(), Later.end());
+      Pending = std::move(Tried);
+      continue;
+    }
+    // An error away from every fix (a caller of a retyped function): find
+    // the fixes that cause it by bisection, keeping the halves that compile.
+    std::vector<size_t> Accepted;
+    std::function<void(llvm::ArrayRef<size_t>)> Bisect =
+        [&](llvm::ArrayRef<size_t> Part) {
+          if (Part.empty())
+            return;
+          if (Parses >= MaxProofParses) {
+            for (size_t I : Part)
+              Withdraw(I, {{DiagnosticsEngine::Error, 0,
+                            "too many fixes in this file fail to compile "
+                            "together to prove each one",
+                            {}, 0, {}}});
+            return;
+          }
+          std::vector<size_t> With = Accepted;
+          With.insert(With.end(), Part.begin(), Part.end());
+          auto Result = Parse(With);
+          if (Result.empty()) {
+            Accepted = std::move(With);
+            return;
+          }
+          if (Part.size() == 1) {
+            Withdraw(Part.front(), Result.front());
+            return;
+          }
+          Bisect(Part.take_front(Part.size() / 2));
+          Bisect(Part.drop_front(Part.size() / 2));
+        };
+    Bisect(Tried);
+    for (size_t I : Accepted)
+      Findings[I].Outcome.Proved = true;
+    Pending = std::move(Later);
+  }
+}
+
+void FixProof::emitAll() {
+  for (Finding &F : Findings)
+    F.Emit(F.Outcome.Proved ? llvm::ArrayRef<FixItHint>(F.Fix)
+                            : llvm::ArrayRef<FixItHint>(),
+           F.Outcome);
+}
+
+} // namespace clang::tidy::gradlint

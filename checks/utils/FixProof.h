@@ -1,0 +1,106 @@
+//===--- FixProof.h - offer a fix only once the compiler accepts it -------===//
+//
+// A fix-it is a claim that the edited file still compiles. FixProof checks
+// the claim the only reliable way: it parses the translation unit again, in
+// memory, with the fixes applied, using the same compiler options, file
+// system and target as the analysis itself. Every gradlint check hands its
+// findings to the translation unit's FixProof instead of emitting them; once
+// the last check of the translation unit has finished, the fixes are proved
+// together and each finding is emitted with its fix (proved) or without it
+// (withdrawn, with the compiler's first error for a note).
+//
+// Because the proof runs inside the check library, the gradlint command, the
+// plugin in a stock clang-tidy and gradlint-clangd give the same answers.
+//
+// Cost: nothing for a translation unit without fixes; one extra parse when
+// every fix compiles. When some do not, the errors on the lines of a fix
+// withdraw it and one more parse confirms the rest; an error away from every
+// fix (a caller of a retyped function) is traced to its fixes by bisection,
+// about two parses per culprit. At most 24 parses in all.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRADLINT_CHECKS_UTILS_FIXPROOF_H
+#define GRADLINT_CHECKS_UTILS_FIXPROOF_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Lex/Preprocessor.h"
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace clang::tidy::gradlint {
+
+/// One diagnostic of the proving parse, located in the original files.
+struct ProofDiagnostic {
+  DiagnosticsEngine::Level Level;
+  unsigned ID;
+  std::string Message;
+  /// The file as the proving parse named it, and the offset in the
+  /// original (unfixed) text; Offset is meaningful only when File is set.
+  std::string File;
+  unsigned Offset = 0;
+  /// Where the diagnostic points in the original parse, when the file was
+  /// part of it (invalid otherwise, or inside an edit).
+  SourceLocation Loc;
+};
+
+/// What the proof says about one finding.
+struct ProofOutcome {
+  /// Whether the finding had a fix to prove.
+  bool HadFix = false;
+  /// The fix compiles together with every other proved fix.
+  bool Proved = false;
+  /// Why not: the first error the fix caused, followed by its notes (or,
+  /// when the translation unit did not compile to begin with, nothing).
+  std::vector<ProofDiagnostic> Error;
+
+  bool withdrawn() const { return HadFix && !Proved; }
+  /// The first error's text, for a note.
+  std::string reason() const;
+};
+
+/// The findings of one translation unit, held back until their fixes are
+/// proved. Shared by the translation unit's gradlint checks (found through
+/// its preprocessor): each joins it before the parse, leaves it when it has
+/// finished the translation unit, and releases it when it is destroyed.
+class FixProof {
+public:
+  /// Emits one finding; the hints are the proved fix (empty when withdrawn).
+  using Emitter =
+      std::function<void(llvm::ArrayRef<FixItHint>, const ProofOutcome &)>;
+
+  /// The proof of \p PP's translation unit; the caller is one more check
+  /// that must leave() before the findings are emitted, and release() it.
+  static FixProof &join(Preprocessor &PP);
+  /// A check is done with \p Proof; the last one deletes it.
+  static void release(FixProof *Proof);
+
+  /// Holds back one finding whose fix is \p Fix (possibly empty).
+  void add(ASTContext &Ctx, std::vector<FixItHint> Fix, Emitter Emit);
+
+  /// One check has finished the translation unit; the last one proves the
+  /// fixes and emits every finding, in the order they were added.
+  void leave();
+
+private:
+  explicit FixProof(Preprocessor &PP) : PP(PP) {}
+  struct Finding {
+    std::vector<FixItHint> Fix;
+    Emitter Emit;
+    ProofOutcome Outcome;
+  };
+  void prove();
+  void emitAll();
+
+  Preprocessor &PP;
+  ASTContext *Ctx = nullptr;
+  /// Checks that have joined and not left / not released.
+  unsigned Members = 0, Holders = 0;
+  std::vector<Finding> Findings;
+};
+
+} // namespace clang::tidy::gradlint
+
+#endif
