@@ -70,7 +70,7 @@ const NamedDecl *diagnosticDecl(const FunctionDecl *FD) {
 
 bool isAxisType(QualType T) {
   T = T.getNonReferenceType();
-  return T->isIntegerType() || T->isUnscopedEnumerationType();
+  return T->isIntegralOrEnumerationType() && !T->isBooleanType();
 }
 
 /// Whether \p Call is in code instantiated from a template, where a member

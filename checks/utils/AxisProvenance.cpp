@@ -130,6 +130,14 @@ std::optional<llvm::APSInt> evaluateAxis(const Expr *E,
                                          const ASTContext &Ctx) {
   if (E->isValueDependent() || E->isTypeDependent())
     return std::nullopt;
+  // A scoped enumeration is not an integral constant expression, but it is
+  // a constant expression, and a template argument of its own type.
+  if (E->getType()->isScopedEnumeralType()) {
+    APValue Value;
+    if (E->isCXX11ConstantExpr(Ctx, &Value) && Value.isInt())
+      return Value.getInt();
+    return std::nullopt;
+  }
   return E->getIntegerConstantExpr(Ctx);
 }
 
