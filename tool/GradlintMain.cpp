@@ -91,9 +91,12 @@ static cl::opt<std::string> HeaderFilter("header-filter", cl::desc(R"(
 Regular expression matching the names of the
 headers to output diagnostics from. Diagnostics
 from the main file of each translation unit are
-always displayed.
+always displayed. The default, as in clang-tidy
+22, is '.*': every header that is not a system
+header (see -system-headers). Overrides the
+'HeaderFilterRegex' option in .clang-tidy files.
 )"),
-                                         cl::init(""),
+                                         cl::init(".*"),
                                          cl::cat(GradlintCategory));
 
 static cl::opt<std::string>
