@@ -339,11 +339,81 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
                              : std::string("0");
   std::vector<FixItHint> Rewrite =
       rewriteCall(Call, Callee, *Form, Args, *Index, AxisText, Ctx);
-  report(Ctx, std::move(Rewrite),
-         [this, F, &Ctx](llvm::ArrayRef<FixItHint> Proved,
-                         const ProofOutcome &Proof) {
-           emit(F, Proved, Proof, Ctx);
-         });
+  auto Emit = [this, F, &Ctx](llvm::ArrayRef<FixItHint> Proved,
+                              const ProofOutcome &Proof) {
+    emit(F, Proved, Proof, Ctx);
+  };
+  if (F.fixable())
+    report(Ctx, std::move(Rewrite), Emit);
+  else
+    ask(Ctx, questionFor(Call, Rewrite, Ctx), Emit);
+}
+
+/// The statement, directly in a block, that holds \p S.
+static const Stmt *enclosingStatement(const Stmt *S, ASTContext &Ctx) {
+  DynTypedNode Node = DynTypedNode::create(*S);
+  for (unsigned Depth = 0; Depth < 64; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return nullptr;
+    const DynTypedNode &Parent = Parents[0];
+    if (Parent.get<CompoundStmt>())
+      return Node.get<Stmt>();
+    const auto *Var = Parent.get<VarDecl>();
+    if (!Parent.get<Stmt>() && !(Var && Var->isLocalVarDecl()))
+      return nullptr;
+    Node = Parent;
+  }
+  return nullptr;
+}
+
+/// The text of \p Outer with \p Edits, which must all lie inside it, made.
+static std::optional<std::string>
+editedText(CharSourceRange Outer, llvm::ArrayRef<FixItHint> Edits,
+           const SourceManager &SM, const LangOptions &LO) {
+  std::string Text = Lexer::getSourceText(Outer, SM, LO).str();
+  unsigned Base = SM.getFileOffset(Outer.getBegin());
+  std::vector<std::tuple<unsigned, unsigned, std::string>> Spans;
+  for (const FixItHint &Edit : Edits) {
+    CharSourceRange R = Lexer::makeFileCharRange(Edit.RemoveRange, SM, LO);
+    if (R.isInvalid() || SM.getFileID(R.getBegin()) != SM.getFileID(Outer.getBegin()))
+      return std::nullopt;
+    unsigned Begin = SM.getFileOffset(R.getBegin()), End = SM.getFileOffset(R.getEnd());
+    if (Begin < Base || End < Begin || End - Base > Text.size())
+      return std::nullopt;
+    Spans.emplace_back(Begin - Base, End - Base, Edit.CodeToInsert);
+  }
+  llvm::sort(Spans, [](const auto &A, const auto &B) {
+    return std::get<0>(A) > std::get<0>(B);
+  });
+  for (const auto &[Begin, End, Code] : Spans)
+    Text.replace(Begin, End - Begin, Code);
+  return Text;
+}
+
+std::vector<FixItHint>
+RuntimeConcatAxisCheck::questionFor(const CallExpr *Call,
+                                    llvm::ArrayRef<FixItHint> Rewrite,
+                                    ASTContext &Ctx) const {
+  // `using gradlint_question_N = decltype(cat<0>(x, y));` before the
+  // statement: the same lookup, deduction and overload resolution as the
+  // rewritten call, in a declaration nothing uses.
+  const SourceManager &SM = Ctx.getSourceManager();
+  const Stmt *Statement = Rewrite.empty() ? nullptr : enclosingStatement(Call, Ctx);
+  if (!Statement || !Statement->getBeginLoc().isFileID())
+    return {};
+  CharSourceRange CallRange = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(Call->getSourceRange()), SM, getLangOpts());
+  if (CallRange.isInvalid())
+    return {};
+  std::optional<std::string> Text = editedText(CallRange, Rewrite, SM, getLangOpts());
+  if (!Text)
+    return {};
+  return {FixItHint::CreateInsertion(
+      Statement->getBeginLoc(),
+      "using gradlint_question_" +
+          std::to_string(SM.getFileOffset(CallRange.getBegin())) +
+          " = decltype(" + *Text + "); ")};
 }
 
 std::vector<FixItHint> RuntimeConcatAxisCheck::rewriteCall(

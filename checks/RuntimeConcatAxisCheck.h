@@ -65,6 +65,13 @@ private:
                                      llvm::ArrayRef<const Expr *> Args,
                                      unsigned Index, llvm::StringRef AxisText,
                                      ASTContext &Ctx) const;
+  /// For an axis that is not a constant: a declaration that asks the
+  /// compiler whether the compile-time form takes the call's other
+  /// arguments (\p Rewrite, with axis 0), never offered as a fix; empty
+  /// when the call is not in a block.
+  std::vector<FixItHint> questionFor(const CallExpr *Call,
+                                     llvm::ArrayRef<FixItHint> Rewrite,
+                                     ASTContext &Ctx) const;
   void emit(const Finding &F, llvm::ArrayRef<FixItHint> Proved,
             const ProofOutcome &Proof, ASTContext &Ctx);
   void reportParameterFinding(const Finding &F, ASTContext &Ctx);

@@ -348,11 +348,11 @@ void FixProof::release(FixProof *Proof) {
 }
 
 void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
-                   Emitter Emit) {
+                   Emitter Emit, bool Question) {
   Ctx = &Context;
-  if (!Fix.empty() && faultInjected()) // tests: a fix that cannot compile
+  if (!Fix.empty() && !Question && faultInjected()) // tests: a broken fix
     Fix.front().CodeToInsert = "gradlint_injected_fault " + Fix.front().CodeToInsert;
-  Findings.push_back({std::move(Fix), std::move(Emit), {}});
+  Findings.push_back({std::move(Fix), std::move(Emit), Question, {}});
 }
 
 void FixProof::leave() {
@@ -442,6 +442,16 @@ void FixProof::prove() {
       }
     }
     llvm::erase_if(Tried, [&](size_t I) { return Blamed.count(I); });
+    // Only questions failed: their errors cannot hide another's, so what
+    // was tried with them compiled.
+    if (!Untraced && llvm::all_of(Blamed, [&](size_t I) {
+          return Findings[I].Question;
+        })) {
+      for (size_t I : Tried)
+        Findings[I].Outcome.Proved = true;
+      Pending = std::move(Later);
+      continue;
+    }
     if (!Untraced || Tried.empty()) {
       Tried.insert(Tried.end(), Later.begin(), Later.end());
       Pending = std::move(Tried);
@@ -485,8 +495,8 @@ void FixProof::prove() {
 
 void FixProof::emitAll() {
   for (Finding &F : Findings)
-    F.Emit(F.Outcome.Proved ? llvm::ArrayRef<FixItHint>(F.Fix)
-                            : llvm::ArrayRef<FixItHint>(),
+    F.Emit(F.Outcome.Proved && !F.Question ? llvm::ArrayRef<FixItHint>(F.Fix)
+                                           : llvm::ArrayRef<FixItHint>(),
            F.Outcome);
 }
 

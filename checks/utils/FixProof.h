@@ -77,8 +77,13 @@ public:
   /// A check is done with \p Proof; the last one deletes it.
   static void release(FixProof *Proof);
 
-  /// Holds back one finding whose fix is \p Fix (possibly empty).
-  void add(ASTContext &Ctx, std::vector<FixItHint> Fix, Emitter Emit);
+  /// Holds back one finding whose fix is \p Fix (possibly empty). A
+  /// \p Question is an edit that is never offered, only compiled to learn
+  /// whether the compiler accepts it: it must add a declaration nothing else
+  /// uses, so that its errors cannot hide or cause any other (the proof then
+  /// needs no second parse for it).
+  void add(ASTContext &Ctx, std::vector<FixItHint> Fix, Emitter Emit,
+           bool Question = false);
 
   /// One check has finished the translation unit; the last one proves the
   /// fixes and emits every finding, in the order they were added.
@@ -89,6 +94,7 @@ private:
   struct Finding {
     std::vector<FixItHint> Fix;
     Emitter Emit;
+    bool Question;
     ProofOutcome Outcome;
   };
   void prove();

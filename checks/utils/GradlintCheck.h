@@ -56,6 +56,16 @@ protected:
       Emit(Fix, ProofOutcome{!Fix.empty(), true, {}});
   }
 
+  /// Emits a finding through \p Emit once the compiler has answered
+  /// \p Question (see FixProof::add), which is never offered as a fix.
+  void ask(ASTContext &Ctx, std::vector<FixItHint> Question,
+           FixProof::Emitter Emit) {
+    if (Proof && !Left)
+      Proof->add(Ctx, std::move(Question), std::move(Emit), /*Question=*/true);
+    else
+      Emit({}, ProofOutcome{!Question.empty(), true, {}});
+  }
+
   /// The note on a finding whose fix was withdrawn.
   void noteWithdrawn(SourceLocation Loc, const ProofOutcome &Outcome) {
     if (Outcome.withdrawn())
