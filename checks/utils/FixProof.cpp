@@ -79,9 +79,9 @@ struct Edit {
 };
 
 /// The offset in the original text of \p NewOffset in the text that
-/// \p Applied produced; \p Inside is set when it lies in inserted text.
+/// \p Applied produced; the start of the edit when it lies in inserted text.
 unsigned originalOffset(const tooling::Replacements &Applied,
-                        unsigned NewOffset, bool &Inside) {
+                        unsigned NewOffset) {
   long Delta = 0; // new - original, before the current replacement
   for (const tooling::Replacement &R : Applied) {
     long NewBegin = static_cast<long>(R.getOffset()) + Delta;
@@ -91,7 +91,6 @@ unsigned originalOffset(const tooling::Replacements &Applied,
     if (static_cast<long>(NewOffset) < NewEnd ||
         (R.getReplacementText().empty() &&
          static_cast<long>(NewOffset) == NewBegin)) {
-      Inside = true;
       return R.getOffset();
     }
     Delta += static_cast<long>(R.getReplacementText().size()) -
@@ -229,15 +228,13 @@ private:
         continue;
       if (R.Level != DiagnosticsEngine::Note)
         Errors.emplace_back();
-      ProofDiagnostic D{R.Level, R.ID, R.Message, R.File, R.Offset, {}};
+      ProofDiagnostic D{R.Level, R.ID, R.Message, {}};
       if (!R.File.empty())
         if (FileID File = originalFile(R); File.isValid()) {
           auto It = Combined.find(File);
-          bool Inside = false;
           unsigned Offset = It == Combined.end()
                                 ? R.Offset
-                                : originalOffset(It->second, R.Offset, Inside);
-          D.Offset = Offset;
+                                : originalOffset(It->second, R.Offset);
           if (Offset <= SM.getBufferData(File).size())
             D.Loc = SM.getComposedLoc(File, Offset);
         }
@@ -386,7 +383,7 @@ void FixProof::prove() {
       Edits.emplace(I, std::move(*E));
     else
       Withdraw(I, {{DiagnosticsEngine::Error, 0,
-                    "its edits overlap or are not plain file text", {}, 0, {}}});
+                    "its edits overlap or are not plain file text", {}}});
   llvm::erase_if(Pending, [&](size_t I) { return !Edits.count(I); });
 
   // A file that does not compile to begin with (fixed under --fix-errors):
@@ -469,7 +466,7 @@ void FixProof::prove() {
               Withdraw(I, {{DiagnosticsEngine::Error, 0,
                             "too many fixes in this file fail to compile "
                             "together to prove each one",
-                            {}, 0, {}}});
+                            {}}});
             return;
           }
           std::vector<size_t> With = Accepted;

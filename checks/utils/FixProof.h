@@ -37,12 +37,8 @@ struct ProofDiagnostic {
   DiagnosticsEngine::Level Level;
   unsigned ID;
   std::string Message;
-  /// The file as the proving parse named it, and the offset in the
-  /// original (unfixed) text; Offset is meaningful only when File is set.
-  std::string File;
-  unsigned Offset = 0;
-  /// Where the diagnostic points in the original parse, when the file was
-  /// part of it (invalid otherwise, or inside an edit).
+  /// Where the diagnostic points in the original parse (inside an edit: the
+  /// edit's start), when the file was part of it; invalid otherwise.
   SourceLocation Loc;
 };
 
