@@ -332,11 +332,10 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
   // The call rewritten to the compile-time form is the fix for a constant
   // axis; for any other axis it is only a question to the compiler (axis 0):
   // does the form take these arguments at all?
-  std::optional<CharSourceRange> AxisRange =
-      FixBuilder(Ctx).fileRange(Axis->getSourceRange());
-  std::string AxisText = F.fixable() && AxisRange
-                             ? FixBuilder(Ctx).text(*AxisRange).str()
-                             : std::string("0");
+  FixBuilder Fixes(Ctx);
+  std::optional<CharSourceRange> AxisRange = Fixes.fileRange(Axis->getSourceRange());
+  std::string AxisText =
+      F.fixable() && AxisRange ? Fixes.text(*AxisRange).str() : std::string("0");
   std::vector<FixItHint> Rewrite =
       rewriteCall(Call, Callee, *Form, Args, *Index, AxisText, Ctx);
   auto Emit = [this, F, &Ctx](llvm::ArrayRef<FixItHint> Proved,

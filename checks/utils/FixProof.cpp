@@ -377,13 +377,22 @@ void FixProof::prove() {
     if (Findings[I].Outcome.Error.empty())
       Findings[I].Outcome.Error = Error;
   };
+  // A reason in gradlint's words, not the compiler's (ID 0).
+  auto WithdrawFor = [&](size_t I, llvm::StringRef Reason) {
+    Withdraw(I, {{DiagnosticsEngine::Error, 0, Reason.str(), {}}});
+  };
   std::map<size_t, Edit> Edits;
   for (size_t I : Pending)
     if (std::optional<Edit> E = P.editOf(Findings[I].Fix))
       Edits.emplace(I, std::move(*E));
     else
-      Withdraw(I, {{DiagnosticsEngine::Error, 0,
-                    "its edits overlap or are not plain file text", {}}});
+      WithdrawFor(I, "its edits overlap or are not plain file text");
+  auto EditsOf = [&](llvm::ArrayRef<size_t> Indices) {
+    std::vector<const Edit *> Result;
+    for (size_t I : Indices)
+      Result.push_back(&Edits.at(I));
+    return Result;
+  };
   llvm::erase_if(Pending, [&](size_t I) { return !Edits.count(I); });
 
   // A file that does not compile to begin with (fixed under --fix-errors):
@@ -397,10 +406,7 @@ void FixProof::prove() {
   // baseline's.
   auto Parse = [&](llvm::ArrayRef<size_t> Indices,
                    std::vector<size_t> *Conflicting = nullptr) {
-    std::vector<const Edit *> Included;
-    for (size_t I : Indices)
-      Included.push_back(&Edits.at(I));
-    auto Errors = P.parseWith(Included, Conflicting);
+    auto Errors = P.parseWith(EditsOf(Indices), Conflicting);
     ++Parses;
     std::map<std::string, unsigned> Known = Baseline;
     llvm::erase_if(Errors, [&](const std::vector<ProofDiagnostic> &Error) {
@@ -425,9 +431,7 @@ void FixProof::prove() {
       Pending = std::move(Later);
       continue;
     }
-    std::vector<const Edit *> TriedEdits;
-    for (size_t I : Tried)
-      TriedEdits.push_back(&Edits.at(I));
+    std::vector<const Edit *> TriedEdits = EditsOf(Tried);
     std::set<size_t> Blamed;
     bool Untraced = false;
     for (const auto &Error : Errors) {
@@ -463,10 +467,8 @@ void FixProof::prove() {
             return;
           if (Parses >= MaxProofParses) {
             for (size_t I : Part)
-              Withdraw(I, {{DiagnosticsEngine::Error, 0,
-                            "too many fixes in this file fail to compile "
-                            "together to prove each one",
-                            {}}});
+              WithdrawFor(I, "too many fixes in this file fail to compile "
+                             "together to prove each one");
             return;
           }
           std::vector<size_t> With = Accepted;
