@@ -4,6 +4,8 @@
 #include "refcat/cuda.h"
 #include "refcat/refcat.h"
 
+#include "random_plan.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -11,6 +13,7 @@
 namespace {
 
 using refcat::index_t;
+using refcat::testing::random_plan;
 
 #define REQUIRE_GPU()                                                          \
   do {                                                                         \
@@ -68,20 +71,6 @@ void compare(const refcat::CopyPlan &plan, std::mt19937 &rng, std::size_t misali
   }
 }
 
-refcat::CopyPlan random_plan(std::mt19937 &rng, std::size_t n, int rank, int axis,
-                             refcat::dtype type, index_t max_extent = 5) {
-  std::vector<std::vector<index_t>> shapes(n, std::vector<index_t>(rank));
-  for (int d = 0; d < rank; ++d) {
-    const index_t e = static_cast<index_t>(rng() % max_extent);
-    for (auto &s : shapes)
-      s[d] = d == axis ? static_cast<index_t>(rng() % max_extent) : e;
-  }
-  std::vector<refcat::ShapeRef> refs;
-  for (auto &s : shapes)
-    refs.push_back({s.data(), rank, type});
-  return refcat::plan_cat("test", refs.data(), n, axis);
-}
-
 TEST(CudaCat, MatchesCpuOverRandomShapes) {
   REQUIRE_GPU();
   std::mt19937 rng(7);
@@ -112,19 +101,6 @@ TEST(CudaCat, LargeCopyUses64BitIndicesCorrectly) {
   std::vector<index_t> a{1 << 16, 1 << 14}, b{1 << 16, (1 << 14) + 1};
   refcat::ShapeRef refs[] = {{a.data(), 2, refcat::dtype::i8}, {b.data(), 2, refcat::dtype::i8}};
   compare(refcat::plan_cat("test", refs, 2, 1), rng);
-}
-
-TEST(CudaCat, VectorWidthFollowsAlignment) {
-  // Pure host logic: runs without a GPU too.
-  std::vector<index_t> a{4, 4}, b{4, 3};
-  refcat::ShapeRef wide[] = {{a.data(), 2, refcat::dtype::f32}, {a.data(), 2, refcat::dtype::f32}};
-  refcat::ShapeRef odd[] = {{a.data(), 2, refcat::dtype::f32}, {b.data(), 2, refcat::dtype::f32}};
-  alignas(16) static char buf[64];
-  const void *parts[] = {buf, buf + 16};
-  EXPECT_EQ(refcat::cuda::vector_width(refcat::plan_cat("t", wide, 2, 1), parts, buf), 16);
-  EXPECT_EQ(refcat::cuda::vector_width(refcat::plan_cat("t", odd, 2, 1), parts, buf), 4);
-  const void *shifted[] = {buf + 8, buf + 16};
-  EXPECT_EQ(refcat::cuda::vector_width(refcat::plan_cat("t", wide, 2, 1), shifted, buf), 8);
 }
 
 } // namespace
