@@ -126,19 +126,45 @@ void ErasedPullbackStorageCheck::checkLocal(const VarDecl *Var,
   if (!IsPullback)
     return;
   Stmt *Body = Enclosing->getBody();
-  if (!onlyClosureUses(Var, Body))
-    return;
+  ClosureUseSummary Uses = closureUses(Var, Body);
+  if (!Uses.OnlyClosureUses)
+    return; // the erasure is needed
+  const LambdaExpr *Lambda = lambdaOf(Var->getInit());
+  std::optional<std::string> Differs =
+      closureSignatureDiffers(Var->getType(), Lambda, &Uses.Calls);
   std::vector<FixItHint> Fix;
   std::optional<CharSourceRange> Type = writtenTypeRange(Var);
-  if (Type && isOnlyDeclarationInStatement(Var, Body))
+  const SourceManager &SM = Var->getASTContext().getSourceManager();
+  if (Differs) {
+    // No fix: `auto` would change what the calls compute.
+  } else if (Var->getType()->getContainedDeducedType() ||
+             (Var->getTypeSourceInfo() &&
+              !Var->getTypeSourceInfo()->getTypeLoc().getContainedAutoTypeLoc().isNull())) {
+    // `auto pb = std::function<...>(lambda)`: the conversion is the erasure.
+    if (std::optional<FixItHint> Drop = dropExplicitConversion(Var->getInit(), SM, getLangOpts()))
+      Fix.push_back(*Drop);
+  } else if (Type && isOnlyDeclarationInStatement(Var, Body)) {
     Fix.push_back(FixItHint::CreateReplacement(*Type, "auto"));
+  }
   report(Var->getASTContext(), std::move(Fix),
-         [this, Var](llvm::ArrayRef<FixItHint> Hints, const ProofOutcome &Proof) {
+         [this, Var, Lambda, Differs](llvm::ArrayRef<FixItHint> Hints,
+                                      const ProofOutcome &Proof) {
            diag(Var->getLocation(),
                 "pullback %0 is stored in %1; its closure type would do")
                << Var << Var->getType() << Hints;
+           if (Differs)
+             noteSignature(Lambda, Var->getType(), *Differs);
            noteWithdrawn(Var->getLocation(), Proof);
          });
+}
+
+void ErasedPullbackStorageCheck::noteSignature(const LambdaExpr *Lambda, QualType Wrapper,
+                                               llvm::StringRef Why) {
+  diag(Lambda->getBeginLoc(),
+       "no fix: with the closure type, calls would not convert as %0 does (%1); "
+       "give the lambda the signature's parameter and result types first",
+       DiagnosticIDs::Note)
+      << Wrapper << Why;
 }
 
 void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
@@ -155,6 +181,21 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
                                    "closure type would do")
            << Fn << Fn->getReturnType();
   };
+  if (isVirtualMethod(Fn)) {
+    Report();
+    diag(Fn->getLocation(),
+         "no fix: %0 is virtual, and an override must return what the "
+         "function it overrides returns; change the whole hierarchy",
+         DiagnosticIDs::Note)
+        << Fn;
+    return;
+  }
+  if (std::optional<std::string> Differs =
+          closureSignatureDiffers(Fn->getReturnType(), Lambda, nullptr)) {
+    Report();
+    noteSignature(Lambda, Fn->getReturnType(), *Differs);
+    return;
+  }
   if (!callersSeeDefinition(Fn)) {
     Report();
     diag(Fn->getLocation(),
@@ -168,23 +209,13 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
   if (resultTypeEditable(Fn)) {
     Fix.push_back(FixItHint::CreateReplacement(
         CharSourceRange::getTokenRange(ReturnType), "auto"));
-    // `return std::function<G(G)>(lambda);` would still return the erased
-    // type.
-    for (const ReturnStmt *Return : Returns) {
-      const Expr *Value = stripTemporaries(Return->getRetValue());
-      const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Value);
-      if (!Cast)
-        continue;
-      CharSourceRange Inner = Lexer::makeFileCharRange(
-          CharSourceRange::getTokenRange(Lambda->getSourceRange()), SM,
-          getLangOpts());
-      CharSourceRange Outer = Lexer::makeFileCharRange(
-          CharSourceRange::getTokenRange(Cast->getSourceRange()), SM,
-          getLangOpts());
-      if (Inner.isValid() && Outer.isValid())
-        Fix.push_back(FixItHint::CreateReplacement(
-            Outer, Lexer::getSourceText(Inner, SM, getLangOpts())));
-    }
+    // `return std::function<G(G)>(back);` would still return the erased
+    // type: return what the conversion converts, as written (never a copy
+    // of the lambda's text, which would run its captures twice).
+    for (const ReturnStmt *Return : Returns)
+      if (std::optional<FixItHint> Drop =
+              dropExplicitConversion(Return->getRetValue(), SM, getLangOpts()))
+        Fix.push_back(*Drop);
   }
   report(Fn->getASTContext(), std::move(Fix),
          [this, Fn, Report](llvm::ArrayRef<FixItHint> Hints,

@@ -29,6 +29,8 @@ public:
 private:
   void checkLocal(const VarDecl *Var, const FunctionDecl *Enclosing);
   void checkReturnType(const FunctionDecl *Fn);
+  /// Why the closure type would change what calls compute, at the lambda.
+  void noteSignature(const LambdaExpr *Lambda, QualType Wrapper, llvm::StringRef Why);
 
   PullbackNaming Naming;
   const std::string ErasedCallablesOption;

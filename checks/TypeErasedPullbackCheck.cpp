@@ -93,6 +93,10 @@ public:
 
   Concrete spell(QualType T) {
     T = T.getNonReferenceType().getUnqualifiedType();
+    // No function returns an array or a function; what the erased value
+    // held is the pointer it decays to (std::any stores std::decay_t).
+    if (T->isArrayType() || T->isFunctionType())
+      T = Ctx.getDecayedType(T).getCanonicalType();
     Concrete C;
     C.Key = T.getCanonicalType().getAsString(Policy);
     if (const auto *RD = T->getAsCXXRecordDecl(); RD && RD->isLambda()) {
@@ -104,6 +108,13 @@ public:
     // a dependent type keeps the template parameters' names.
     C.Spelling = TypeName::getFullyQualifiedName(
         T->isDependentType() ? T : T.getCanonicalType(), Ctx, Policy);
+    // What clang prints for a type it has not resolved is no C++ a user
+    // could have written: `<dependent type>`, `type-parameter-0-0`.
+    if (T->isDependentType() &&
+        (llvm::StringRef(C.Spelling).contains("dependent") ||
+         llvm::StringRef(C.Spelling).contains("type-parameter-") ||
+         llvm::StringRef(C.Spelling).contains("<overloaded")))
+      C.Spellable = false;
     return C;
   }
 
@@ -670,6 +681,9 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
   const Concrete &Type = Distinct.front().Type;
   std::vector<FixItHint> Hints = Analyzer.Edits;
   bool CanFix = !Analyzer.EditsInMacro;
+  // A virtual function's result type changes with every override's.
+  bool Virtual = !Lambda && isVirtualMethod(Fn);
+  CanFix &= !Virtual;
   const LangOptions &LO = getLangOpts();
   if (Lambda) {
     if (Lambda->hasExplicitResultType()) {
@@ -710,9 +724,15 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
   if (!CanFix)
     Hints.clear();
   report(*Context, std::move(Hints),
-         [this, Report, Loc](llvm::ArrayRef<FixItHint> Proved,
-                             const ProofOutcome &Proof) {
+         [this, Report, Loc, Virtual, Fn](llvm::ArrayRef<FixItHint> Proved,
+                                          const ProofOutcome &Proof) {
            Report() << Proved;
+           if (Virtual)
+             diag(Loc,
+                  "no fix: %0 is virtual, and an override must return what the "
+                  "function it overrides returns; change the whole hierarchy",
+                  DiagnosticIDs::Note)
+                 << Fn;
            noteWithdrawn(Loc, Proof);
          });
 }

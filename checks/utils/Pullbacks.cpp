@@ -1,8 +1,12 @@
 //===--- Pullbacks.cpp - recognise pullbacks ------------------------------===//
 
 #include "utils/Pullbacks.h"
+#include "utils/ErasedTypes.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace clang::tidy::gradlint {
@@ -183,87 +187,375 @@ bool closureResultBecomesAuto(const FunctionDecl *FD, const PullbackNaming &Nami
          !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())) &&
          (Naming.isPullback(*FD) || Naming.isRRule(*FD)) &&
          singleReturnedLambda(FD) && callersSeeDefinition(FD) &&
-         resultTypeEditable(FD);
+         resultTypeEditable(FD) && !isVirtualMethod(FD) &&
+         !closureSignatureDiffers(FD->getReturnType(), singleReturnedLambda(FD),
+                                  nullptr);
+}
+
+bool isVirtualMethod(const FunctionDecl *FD) {
+  const auto *Method = dyn_cast<CXXMethodDecl>(FD);
+  return Method && Method->isVirtual();
+}
+
+const Expr *explicitConversionOperand(const Expr *E) {
+  E = stripTemporaries(E);
+  const Expr *Operand = nullptr;
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+    Operand = Cast->getSubExprAsWritten(); // Pullback(back)
+  else if (const auto *Temp = dyn_cast<CXXTemporaryObjectExpr>(E);
+           Temp && Temp->getNumArgs() == 1)
+    Operand = Temp->getArg(0); // Pullback{back}
+  else
+    return nullptr;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(stripTemporaries(Operand));
+      Construct && Construct->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(Construct))
+    Operand = Construct->getArg(0);
+  if (const auto *List = dyn_cast<InitListExpr>(stripTemporaries(Operand));
+      List && List->getNumInits() == 1)
+    Operand = List->getInit(0);
+  return Operand;
+}
+
+std::optional<FixItHint> dropExplicitConversion(const Expr *E, const SourceManager &SM,
+                                                const LangOptions &LO) {
+  const Expr *Operand = explicitConversionOperand(E);
+  if (!Operand)
+    return std::nullopt;
+  CharSourceRange Inner = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(Operand->getSourceRange()), SM, LO);
+  CharSourceRange Outer = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(stripTemporaries(E)->getSourceRange()), SM, LO);
+  if (Inner.isInvalid() || Outer.isInvalid())
+    return std::nullopt;
+  return FixItHint::CreateReplacement(Outer, Lexer::getSourceText(Inner, SM, LO));
 }
 
 namespace {
 
+bool isStdFunction(const FunctionDecl *FD, std::initializer_list<llvm::StringRef> Names) {
+  return FD && FD->isInStdNamespace() && FD->getIdentifier() &&
+         llvm::is_contained(Names, FD->getName());
+}
+
+bool sameClass(QualType A, QualType B) {
+  return A.getNonReferenceType().getCanonicalType().getUnqualifiedType() ==
+         B.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+}
+
+/// Whether a value of the variable's type stored in \p T is type-erased
+/// again: std::any, or a callable wrapper of another type.
+bool erasesAgain(QualType T, QualType VarType) {
+  std::string Name = qualifiedClassName(T);
+  if (Name == "std::any" || Name == "boost::any")
+    return true;
+  return !sameClass(T, VarType) &&
+         (Name == "std::function" || Name == "std::move_only_function" ||
+          Name == "std::copyable_function" || Name == "std::function_ref" ||
+          Name == qualifiedClassName(VarType));
+}
+
+/// The uses of one local variable in a body, each followed from the
+/// reference up to where its value ends: a call of it, a copy into its own
+/// type, a return, an element of an aggregate. A walk of the body alone,
+/// with its own parent links: no parent map of the translation unit.
 class ClosureUses : public RecursiveASTVisitor<ClosureUses> {
 public:
   explicit ClosureUses(const VarDecl *Var) : Var(Var) {}
 
-  bool onlyClosureUses(Stmt *Body) {
+  ClosureUseSummary summarize(Stmt *Body) {
     TraverseStmt(Body);
-    return llvm::all_of(Uses, [&](const DeclRefExpr *Use) {
-      return Allowed.contains(Use);
-    });
+    ClosureUseSummary Summary;
+    for (const DeclRefExpr *Use : Uses) {
+      const Stmt *Callee = nullptr;
+      if (!followUse(Use, Callee)) {
+        Summary.OnlyClosureUses = false;
+        break;
+      }
+      if (Callee)
+        Summary.Calls.push_back(cast<CXXOperatorCallExpr>(Callee));
+    }
+    return Summary;
   }
 
+  bool TraverseStmt(Stmt *S) {
+    if (!S)
+      return true;
+    if (!Stack.empty())
+      Parent.try_emplace(S, Stack.back());
+    Stack.push_back(S);
+    bool Continue = RecursiveASTVisitor::TraverseStmt(S);
+    Stack.pop_back();
+    return Continue;
+  }
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
     if (Ref->getDecl() == Var)
       Uses.push_back(Ref);
     return true;
   }
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Call) {
-    if (Call->getOperator() == OO_Call)
-      allow(Call->getArg(0));
-    return true;
-  }
-  bool VisitCallExpr(CallExpr *Call) {
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee || isa<CXXOperatorCallExpr>(Call))
-      return true;
-    if (Callee->isInStdNamespace() && Callee->getName() == "move") {
-      allow(Call->getArg(0));
-      return true;
-    }
-    for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams(); ++I)
-      if (acceptsClosure(Callee->getParamDecl(I)->getType()))
-        allow(Call->getArg(I));
-    return true;
-  }
-  bool VisitCXXConstructExpr(CXXConstructExpr *Construct) {
-    // A copy or a conversion (into another std::function, say).
-    if (Construct->getNumArgs() == 1)
-      allow(Construct->getArg(0));
-    return true;
-  }
-  bool VisitReturnStmt(ReturnStmt *Return) {
-    if (const Expr *Value = Return->getRetValue()) {
-      allow(Value);
-      for (const Expr *Element : elementsOf(Value))
-        allow(Element);
-    }
-    return true;
-  }
-  bool VisitVarDecl(VarDecl *Other) {
-    if (Other != Var && Other->hasInit() &&
-        !Other->getType()->isReferenceType())
-      allow(Other->getInit());
-    return true;
-  }
 
 private:
-  static bool acceptsClosure(QualType Param) {
-    if (!Param->isReferenceType())
-      return true;
-    QualType Pointee = Param->getPointeeType();
-    return Pointee.isConstQualified() || Param->isRValueReferenceType();
+  /// Follows one use of the variable to where its value goes; false when
+  /// that place needs the erased type. \p Callee is set to the call when
+  /// the use ends in `pb(args)`.
+  bool followUse(const DeclRefExpr *Use, const Stmt *&Callee) {
+    const Expr *Cur = Use;
+    // A reference in the variable's own initialiser (a recursive lambda)
+    // cannot name a closure type that is still being deduced.
+    if (const Expr *Init = Var->getInit();
+        Init && Init->getSourceRange().fullyContains(Use->getSourceRange()))
+      return false;
+    for (unsigned Depth = 0; Depth < 16; ++Depth) {
+      const Stmt *P = Parent.lookup(Cur);
+      if (!P)
+        return false; // outside any statement (decltype, a default argument)
+      if (isa<ParenExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+              ExprWithCleanups>(P)) {
+        Cur = cast<Expr>(P);
+        continue;
+      }
+      if (const auto *Cast = dyn_cast<ImplicitCastExpr>(P)) {
+        if (Cast->getCastKind() != CK_NoOp && Cast->getCastKind() != CK_LValueToRValue)
+          return false; // to bool, to a base, ...
+        Cur = Cast;
+        continue;
+      }
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P)) {
+        // pb(args): a call of the closure. Anything else (pb = other,
+        // other = pb, *pb) needs the wrapper's own operators.
+        if (Op->getOperator() == OO_Call && Op->getArg(0) == Cur) {
+          Callee = Op;
+          return true;
+        }
+        return false;
+      }
+      if (const auto *Construct = dyn_cast<CXXConstructExpr>(P)) {
+        if (Construct->getNumArgs() == 1) {
+          // A copy or move into its own type keeps the value; a conversion
+          // into std::any or another wrapper erases it again; any other
+          // conversion (std::optional<Pullback>, a user's node) keeps it in
+          // a wrapper of that type, as before.
+          if (sameClass(Construct->getType(), Var->getType())) {
+            Cur = Construct;
+            continue;
+          }
+          return !erasesAgain(Construct->getType(), Var->getType());
+        }
+        // An element of a pair, tuple or struct built from several values:
+        // each element keeps the type its parameter gives it.
+        return Construct->getNumArgs() > 1 && paramTakesClosure(Construct->getConstructor(),
+                                                               Construct->arguments(), Cur);
+      }
+      if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(P)) {
+        if (!sameClass(Cast->getType(), Var->getType()))
+          return false;
+        Cur = Cast;
+        continue;
+      }
+      if (const auto *Call = dyn_cast<CallExpr>(P)) {
+        const FunctionDecl *Fn = Call->getDirectCallee();
+        if (Call->getCallee() == Cur || !Fn)
+          return false;
+        if (isStdFunction(Fn, {"move", "forward"})) {
+          Cur = Call;
+          continue;
+        }
+        if (isStdFunction(Fn, {"invoke", "invoke_r"}) && Call->getNumArgs() > 0 &&
+            Call->getArg(0) == Cur)
+          return true;
+        if (isStdFunction(Fn, {"make_pair", "make_tuple", "forward_as_tuple"}))
+          return true; // an element of the rrule's result, deduced
+        return paramTakesClosure(Fn, Call->arguments(), Cur);
+      }
+      if (const auto *Lambda = dyn_cast<LambdaExpr>(P))
+        // Captured by copy or reference: the inner lambda's uses are uses
+        // of the same variable, checked like the others.
+        return llvm::is_contained(Lambda->capture_inits(), Cur);
+      if (const auto *Init = dyn_cast<InitListExpr>(P))
+        return !erasesAgain(Init->getType(), Var->getType());
+      if (const auto *Return = dyn_cast<ReturnStmt>(P))
+        return Return->getRetValue() == Cur;
+      if (const auto *Decl = dyn_cast<DeclStmt>(P)) {
+        // `Pullback copy = pb;` or `const auto &ref = pb;`: the copy is a
+        // wrapper of its own; a non-const reference could reassign pb.
+        for (const auto *D : Decl->decls())
+          if (const auto *Other = dyn_cast<VarDecl>(D);
+              Other && Other->getInit() == Cur)
+            return !Other->getType()->isReferenceType() ||
+                   Other->getType()->getPointeeType().isConstQualified();
+        return false;
+      }
+      return false; // a member call, &pb, a condition, an assignment, ...
+    }
+    return false;
   }
-  void allow(const Expr *E) {
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(stripTemporaries(E)))
-      Allowed.insert(Ref);
+
+  /// Whether the parameter \p Arg binds to takes the closure as well as the
+  /// wrapper: by value or by const/rvalue reference, of the wrapper's own
+  /// type, never deduced from it (a template parameter would change to the
+  /// closure type: std::cref, a tape's `template <class F> record(F)`).
+  template <class Args>
+  bool paramTakesClosure(const FunctionDecl *Fn, Args Arguments, const Expr *Arg) {
+    unsigned I = 0;
+    for (const Expr *A : Arguments) {
+      if (A == Arg)
+        break;
+      ++I;
+    }
+    if (I >= Fn->getNumParams())
+      return false; // variadic
+    if (deducedFromArgument(Fn, I))
+      // A constructor stores the value in a member of a type its class
+      // fixes (pair's `U2 &&`); a function template keeps the deduced type.
+      return isa<CXXConstructorDecl>(Fn);
+    QualType Param = Fn->getParamDecl(I)->getType();
+    if (Param->isReferenceType() && !Param->isRValueReferenceType() &&
+        !Param->getPointeeType().isConstQualified())
+      return false;
+    return sameClass(Param, Var->getType());
+  }
+
+  /// Whether parameter \p I of \p Fn has a type deduced from its argument
+  /// (a parameter of a function template that names the template's own
+  /// parameters, or any parameter from a pack on).
+  static bool deducedFromArgument(const FunctionDecl *Fn, unsigned I) {
+    const FunctionTemplateDecl *Template = Fn->getPrimaryTemplate();
+    if (!Template)
+      return false;
+    const FunctionDecl *Pattern = Template->getTemplatedDecl();
+    for (unsigned J = 0; J < Pattern->getNumParams() && J <= I; ++J)
+      if (Pattern->getParamDecl(J)->isParameterPack())
+        return true;
+    if (I >= Pattern->getNumParams())
+      return true;
+    struct Finder : RecursiveASTVisitor<Finder> {
+      unsigned Depth = 0;
+      bool Found = false;
+      bool VisitTemplateTypeParmType(TemplateTypeParmType *T) {
+        Found |= T->getDepth() == Depth;
+        return !Found;
+      }
+    } F;
+    F.Depth = Template->getTemplateParameters()->getDepth();
+    F.TraverseType(Pattern->getParamDecl(I)->getType());
+    return F.Found;
   }
 
   const VarDecl *Var;
   std::vector<const DeclRefExpr *> Uses;
-  llvm::SmallPtrSet<const DeclRefExpr *, 8> Allowed;
+  std::vector<const Stmt *> Stack;
+  llvm::DenseMap<const Stmt *, const Stmt *> Parent;
 };
 
 } // namespace
 
+namespace {
+
+const FunctionProtoType *wrapperSignature(QualType Wrapper) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      Wrapper.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || Spec->getTemplateArgs().size() == 0 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return nullptr;
+  return Spec->getTemplateArgs()[0]
+      .getAsType()
+      .getCanonicalType()
+      ->getAs<FunctionProtoType>();
+}
+
+QualType plain(QualType T) {
+  return T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+}
+
+std::string quoted(QualType T, const PrintingPolicy &Policy) {
+  return "'" + T.getAsString(Policy) + "'";
+}
+
+/// Why \p Op's parameters are not the signature's (up to references and
+/// const), or nullopt when they are.
+std::optional<std::string> parametersDiffer(const FunctionDecl *Op,
+                                            const FunctionProtoType *Sig,
+                                            const PrintingPolicy &Policy) {
+  if (Op->isVariadic() || Op->getNumParams() != Sig->getNumParams())
+    return "it takes " + std::to_string(Op->getNumParams()) +
+           " parameters, the signature " + std::to_string(Sig->getNumParams());
+  for (unsigned I = 0; I < Op->getNumParams(); ++I)
+    if (plain(Op->getParamDecl(I)->getType()) != plain(Sig->getParamType(I)))
+      return "its parameter " + std::to_string(I + 1) + " is " +
+             quoted(Op->getParamDecl(I)->getType(), Policy) +
+             ", the signature's is " + quoted(Sig->getParamType(I), Policy);
+  return std::nullopt;
+}
+
+/// The argument as the caller wrote it: before implicit conversions and
+/// copies, but after nothing that converts between class types.
+const Expr *argumentAsWritten(const Expr *E) {
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    E = stripTemporaries(E);
+    const auto *Copy = dyn_cast<CXXConstructExpr>(E);
+    if (!Copy || Copy->getNumArgs() != 1 ||
+        !Copy->getConstructor()->isCopyOrMoveConstructor())
+      return E;
+    E = Copy->getArg(0);
+  }
+  return E;
+}
+
+} // namespace
+
+std::optional<std::string>
+closureSignatureDiffers(QualType Wrapper, const LambdaExpr *Lambda,
+                        const std::vector<const CXXOperatorCallExpr *> *Calls) {
+  const FunctionProtoType *Sig = wrapperSignature(Wrapper);
+  if (!Sig)
+    return std::nullopt; // a wrapper without a signature to compare with
+  const CXXMethodDecl *Operator = Lambda->getCallOperator();
+  PrintingPolicy Policy(Operator->getASTContext().getLangOpts());
+  Policy.SuppressTagKeyword = true;
+  const FunctionDecl *Op = Operator;
+  if (Lambda->isGenericLambda()) {
+    if (!Calls)
+      return std::string("its call operator is generic, and callers may pass "
+                         "types the signature converts");
+    const FunctionDecl *Instance = nullptr;
+    if (const FunctionTemplateDecl *Template = Operator->getDescribedFunctionTemplate())
+      for (const FunctionDecl *Spec : Template->specializations())
+        if (!parametersDiffer(Spec, Sig, Policy))
+          Instance = Spec;
+    if (!Instance)
+      return std::string("its generic call operator is not instantiated for "
+                         "the signature's parameter types");
+    for (const CXXOperatorCallExpr *Call : *Calls)
+      for (unsigned I = 1; I < Call->getNumArgs() && I - 1 < Sig->getNumParams(); ++I) {
+        QualType Passed = argumentAsWritten(Call->getArg(I))->getType();
+        if (plain(Passed) != plain(Sig->getParamType(I - 1)))
+          return "it is generic, and a call passes " + quoted(Passed, Policy) +
+                 " where the signature converts to " +
+                 quoted(Sig->getParamType(I - 1), Policy);
+      }
+    Op = Instance;
+  } else if (std::optional<std::string> Why = parametersDiffer(Op, Sig, Policy)) {
+    return Why;
+  }
+  QualType Returned = Op->getReturnType();
+  if (const auto *Deduced = Returned->getContainedDeducedType();
+      Deduced && !Deduced->isDeduced())
+    return std::string("its result type is not deduced yet");
+  auto Canonical = [](QualType T) {
+    T = T.getCanonicalType();
+    return T->isReferenceType() ? T : T.getUnqualifiedType();
+  };
+  if (Canonical(Returned) != Canonical(Sig->getReturnType()))
+    return "it returns " + quoted(Returned, Policy) + ", the signature " +
+           quoted(Sig->getReturnType(), Policy);
+  return std::nullopt;
+}
+
+ClosureUseSummary closureUses(const VarDecl *Var, const Stmt *Body) {
+  return ClosureUses(Var).summarize(const_cast<Stmt *>(Body));
+}
+
 bool onlyClosureUses(const VarDecl *Var, const Stmt *Body) {
-  return ClosureUses(Var).onlyClosureUses(const_cast<Stmt *>(Body));
+  return closureUses(Var, Body).OnlyClosureUses;
 }
 
 } // namespace clang::tidy::gradlint

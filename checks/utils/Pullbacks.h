@@ -20,6 +20,8 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace clang::tidy::gradlint {
@@ -118,15 +120,60 @@ bool resultTypeEditable(const FunctionDecl *FD);
 /// result type of \p FD to `auto`: a function in user code named like a
 /// pullback or an rrule, every return of which is the same lambda, whose
 /// callers all see the definition and whose result type is editable. (The
-/// caller checks that the result type is an erased callable.)
+/// caller checks that the result type is an erased callable.) Not for a
+/// virtual function, nor when the lambda's call operator differs from the
+/// erased signature (closureSignatureDiffers, callers unknown).
 bool closureResultBecomesAuto(const FunctionDecl *FD, const PullbackNaming &Naming);
 
-/// Whether every use of \p Var in \p Body works just as well with the
-/// closure's own type: calls, copies and moves into by-value or const
-/// reference parameters, returns. Anything else (assignment, `if (pb)`,
-/// `pb.target<...>()`, a non-const reference) needs the erased type. A walk
-/// of \p Body alone: no parent map of the translation unit.
+/// Whether \p FD is a virtual member function (it overrides, or may be
+/// overridden): its result type cannot change alone.
+bool isVirtualMethod(const FunctionDecl *FD);
+
+/// What an explicit conversion converts, as written: `back` in
+/// `Pullback(back)` or `Pullback{back}`; null when \p E is no such
+/// conversion.
+const Expr *explicitConversionOperand(const Expr *E);
+
+/// The edit that replaces the explicit conversion \p E by what it converts
+/// (`Pullback(back)` -> `back`), never by a copy of the lambda's text, which
+/// would run its captures twice; nullopt when \p E is no such conversion or
+/// lies in a macro.
+std::optional<FixItHint> dropExplicitConversion(const Expr *E, const SourceManager &SM,
+                                                const LangOptions &LO);
+
+/// How a local erased callable is used in its body.
+struct ClosureUseSummary {
+  /// Every use works just as well with the closure's own type.
+  bool OnlyClosureUses = true;
+  /// The calls `pb(args)` among the uses.
+  std::vector<const CXXOperatorCallExpr *> Calls;
+};
+
+/// Follows every use of \p Var in \p Body to where its value goes. Uses
+/// that work as well with the closure's own type: calls; copies and moves
+/// into its own type (locals, by-value or const/rvalue reference parameters
+/// of that type, returns, captures); elements of a pair, tuple or struct, or
+/// of std::make_tuple. Uses that need the erased type: assignment, `if
+/// (pb)`, `pb.target<...>()`, a non-const reference, a reference in its own
+/// initialiser (a recursive lambda), decltype, a conversion into std::any
+/// or a wrapper of another type (a tape's `std::any`), a parameter whose
+/// type a function template deduces from it (std::cref, `record(F)`). A
+/// walk of \p Body alone: no parent map of the translation unit.
+ClosureUseSummary closureUses(const VarDecl *Var, const Stmt *Body);
+
+/// closureUses(Var, Body).OnlyClosureUses.
 bool onlyClosureUses(const VarDecl *Var, const Stmt *Body);
+
+/// Why calls through the erased callable \p Wrapper (std::function<R(A...)>
+/// and the like) would compute something else if it became the closure
+/// type of \p Lambda, or nullopt when they would not: the call operator
+/// must take exactly A... (up to references and const) and return exactly R.
+/// A generic call operator is instantiated for A... by the wrapper; \p Calls
+/// are then every call there is (null when callers are unknown, which
+/// gives a reason), and each must already pass A... .
+std::optional<std::string>
+closureSignatureDiffers(QualType Wrapper, const LambdaExpr *Lambda,
+                        const std::vector<const CXXOperatorCallExpr *> *Calls);
 
 } // namespace clang::tidy::gradlint
 
