@@ -33,7 +33,10 @@ Unlike FileCheck's partial matching, the runner is exact:
   * the input and the fixed file must compile (clang++ -fsyntax-only);
   * a second run over the fixed file must fix nothing and report only the
     warnings that had no fix (idempotence);
-  * --export-fixes + clang-apply-replacements must give the same file as --fix.
+  * --export-fixes + clang-apply-replacements must give the same file as --fix;
+  * fix isolation (the gradlint command): each warning's fix applied alone
+    to the input compiles, and for GRADLINT-RUN cases the program behaves
+    as the input does, just as all fixes applied together must.
 """
 
 import argparse
@@ -265,18 +268,71 @@ def run_program(clang, case, path, include, directory):
     return run.returncode, run.stdout
 
 
-def same_behaviour(clang, case, fixed, include, tmp):
-    """The fixed program prints the same and exits the same as the input."""
-    os.makedirs(os.path.join(tmp, "run-input"))
-    os.makedirs(os.path.join(tmp, "run-fixed"))
-    before = run_program(clang, case, case.path, include, os.path.join(tmp, "run-input"))
-    after = run_program(clang, case, fixed, include, os.path.join(tmp, "run-fixed"))
-    if before != after:
-        raise CaseError(f"the fixed program behaves differently:\n"
-                        f"input: status {before[0]}, output {before[1]!r}\n"
-                        f"fixed: status {after[0]}, output {after[1]!r}")
-    if not before[1]:
-        raise CaseError("GRADLINT-RUN case prints nothing: nothing to compare")
+class Behaviour:
+    """Builds and runs programs in a scratch directory, comparing each with
+    the input's behaviour (status and output), which is run once."""
+
+    def __init__(self, clang, case, include, tmp):
+        self.clang, self.case, self.include, self.tmp = clang, case, include, tmp
+        self.runs = 0
+        self.before = self._run(case.path)
+        if not self.before[1]:
+            raise CaseError("GRADLINT-RUN case prints nothing: nothing to compare")
+
+    def _run(self, path):
+        self.runs += 1
+        directory = os.path.join(self.tmp, f"run-{self.runs}")
+        os.makedirs(directory)
+        return run_program(self.clang, self.case, path, self.include, directory)
+
+    def check(self, path, what):
+        after = self._run(path)
+        if self.before != after:
+            raise CaseError(f"{what} behaves differently:\n"
+                            f"input: status {self.before[0]}, output {self.before[1]!r}\n"
+                            f"fixed: status {after[0]}, output {after[1]!r}")
+
+
+def exported_fixes(export_path, source_path):
+    """Each warning's fix in an --export-fixes file: (message, [(offset,
+    length, text)]), in the order the diagnostics came."""
+    if not os.path.exists(export_path):
+        return []
+    with open(export_path, encoding="utf-8") as f:
+        doc = yaml.safe_load(f) or {}
+    fixes = []
+    for d in doc.get("Diagnostics", []):
+        message = d["DiagnosticMessage"]
+        edits = []
+        for r in message.get("Replacements") or []:
+            if os.path.realpath(r["FilePath"]) != os.path.realpath(source_path):
+                raise CaseError(f"a fix edits {r['FilePath']}, not the case file")
+            edits.append((r["Offset"], r["Length"], r["ReplacementText"]))
+        if edits and d.get("Level") == "Warning":
+            fixes.append((message["Message"], edits))
+    return fixes
+
+
+def apply_offsets(data, edits):
+    for offset, length, text in sorted(edits, reverse=True):
+        data = data[:offset] + text.encode("utf-8") + data[offset + length:]
+    return data
+
+
+def check_fixes_in_isolation(clang, case, include, tmp, fixes, behaviour):
+    """Each fix applied alone to the input compiles and behaves the same."""
+    with open(case.path, "rb") as f:
+        original = f.read()
+    for n, (message, edits) in enumerate(fixes):
+        directory = os.path.join(tmp, f"isolated-{n}")
+        os.makedirs(directory)
+        path = os.path.join(directory, case.name)
+        with open(path, "wb") as f:
+            f.write(apply_offsets(original, edits))
+        what = f"the input with only the fix for \"{message}\""
+        compile_ok(clang, case, path, include, what)
+        if behaviour:
+            behaviour.check(path, what)
 
 
 def warnings_with_fixes(export_path):
@@ -289,6 +345,9 @@ def warnings_with_fixes(export_path):
 
 
 def run_case(case, front_end, clang, apply_replacements, include):
+    """Runs every check of the case; returns how many fixes were also
+    checked alone."""
+    isolated = 0
     with tempfile.TemporaryDirectory(prefix="gradlint-lint-") as tmp:
         def copy_to(sub):
             os.makedirs(os.path.join(tmp, sub))
@@ -315,8 +374,9 @@ def run_case(case, front_end, clang, apply_replacements, include):
             fixed_source = f.read()
         compare("fixed source", case.expected_fixed_source().split("\n"), fixed_source.split("\n"))
         compile_ok(clang, case, fixed, include, "the fixed source")
-        if case.run:
-            same_behaviour(clang, case, fixed, include, tmp)
+        behaviour = Behaviour(clang, case, include, tmp) if case.run else None
+        if behaviour:
+            behaviour.check(fixed, "the fixed program")
 
         # 3. clang-apply-replacements on the exported fixes agrees with --fix.
         if front_end.exports_fixes:
@@ -328,10 +388,18 @@ def run_case(case, front_end, clang, apply_replacements, include):
                 compare("clang-apply-replacements result vs --fix", fixed_source.split("\n"),
                         f.read().split("\n"))
 
+        # 4. Each fix on its own (once per case: the fixes are the same
+        # through every front end, which the steps above check).
+        if front_end.name == "gradlint":
+            fixes = exported_fixes(fixes_yaml, exported)
+            if len(fixes) > 1:
+                check_fixes_in_isolation(clang, case, include, tmp, fixes, behaviour)
+                isolated = len(fixes)
+
         if not front_end.exports_fixes:
             fixable = front_end.warnings_with_fixes  # from the first run
 
-        # 4. Idempotence: the fixed file has nothing left to fix.
+        # 5. Idempotence: the fixed file has nothing left to fix.
         again = copy_to("again")
         shutil.copyfile(fixed, again)
         out = front_end.run(case, again, include, fix=True)
@@ -346,6 +414,7 @@ def run_case(case, front_end, clang, apply_replacements, include):
         if len(remaining) != expected_remaining:
             raise CaseError(f"second run reports {len(remaining)} warnings, expected "
                             f"{expected_remaining} (the ones without a fix):\n" + "\n".join(remaining))
+    return isolated
 
 
 def main():
@@ -373,12 +442,12 @@ def main():
             front_end = CommandFrontEnd("clang-tidy", [opts.clang_tidy, f"--load={opts.plugin}"])
         else:
             front_end = ClangdFrontEnd(os.path.abspath(opts.clangd))
-        run_case(case, front_end, opts.clang,
-                 opts.apply_replacements, opts.include)
+        isolated = run_case(case, front_end, opts.clang, opts.apply_replacements, opts.include)
     except CaseError as e:
         print(f"FAIL {opts.case} [{opts.front_end}]: {e}", file=sys.stderr)
         return 1
-    print(f"PASS {opts.case} [{opts.front_end}]")
+    alone = f", each of {isolated} fixes also alone" if isolated else ""
+    print(f"PASS {opts.case} [{opts.front_end}{alone}]")
     return 0
 
 
