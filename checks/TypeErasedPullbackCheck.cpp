@@ -55,6 +55,8 @@ struct Concrete {
   std::string Spelling;
   std::string Key; // canonical, for comparing returns
   bool Spellable = true;
+  /// An empty container (`std::nullopt`, `{}`): fits any element type.
+  bool Empty = false;
 };
 
 /// Works out the concrete type behind erased results, collecting the edits
@@ -278,8 +280,24 @@ private:
     std::vector<const Expr *> Elements;
     if (List)
       Elements.assign(List->inits().begin(), List->inits().end());
-    else if (Kind == ContainerKind::Optional)
-      Elements.push_back(Written);
+    else if (Kind == ContainerKind::Optional) {
+      // `return x;` into std::optional<std::any>: the optional's converting
+      // constructor holds the element; `return std::nullopt;` holds none
+      // and says nothing about the element type.
+      const Expr *E = stripTemporaries(Written);
+      if (qualifiedClassName(E->getType()) == "std::nullopt_t")
+        return Concrete{"", "", true, /*Empty=*/true};
+      const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+      if (Construct && Construct->getNumArgs() >= 1 &&
+          !Construct->getConstructor()->isCopyOrMoveConstructor()) {
+        if (qualifiedClassName(stripTemporaries(Construct->getArg(0))->getType()) ==
+            "std::nullopt_t")
+          return Concrete{"", "", true, /*Empty=*/true};
+        Elements.push_back(Construct->getArg(0));
+      } else if (containerKind(E->getType()) != ContainerKind::Optional) {
+        Elements.push_back(Written);
+      }
+    }
     if (Elements.empty()) {
       Unknown = true;
       return std::nullopt;
@@ -287,10 +305,14 @@ private:
     std::optional<Concrete> First;
     for (const Expr *Init : Elements) {
       std::optional<Concrete> C = concreteOf(Element, Init);
+      if (C && C->Empty)
+        continue;
       if (!C || (First && C->Key != First->Key))
         return std::nullopt;
       First = C;
     }
+    if (!First)
+      return Concrete{"", "", true, /*Empty=*/true};
     if (!First->Spellable)
       return std::nullopt;
     std::string Name = qualifiedSpelling(Spec->getSpecializedTemplate());
@@ -329,8 +351,8 @@ private:
     std::string Spelling = Name + "<", Key = Name + "<";
     for (size_t I = 0; I < Types.size(); ++I) {
       std::optional<Concrete> C = concreteOf(Types[I], Elements[I]);
-      if (!C || !C->Spellable)
-        return std::nullopt;
+      if (!C || !C->Spellable || C->Empty)
+        return std::nullopt; // an empty element does not say its type
       Spelling += (I ? ", " : "") + C->Spelling;
       Key += (I ? ", " : "") + C->Key;
     }
@@ -616,6 +638,8 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
     const CallExpr *OriginBefore = Analyzer.Origin;
     bool UnknownBefore = Analyzer.Unknown;
     std::optional<Concrete> C = Analyzer.concreteOf(Result, Value);
+    if (C && C->Empty)
+      continue; // std::nullopt: any element type
     if (!C) {
       AllConcrete = false;
       if (Analyzer.Origin == OriginBefore && Analyzer.Unknown == UnknownBefore)
@@ -672,6 +696,11 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
     } else if (Analyzer.Unknown && !Opaque.empty()) {
       diag(Opaque.front()->getBeginLoc(),
            "this return already produces a type-erased value",
+           DiagnosticIDs::Note);
+    } else if (AllConcrete && Distinct.empty() && !Returns.empty()) {
+      diag(Returns.front()->getBeginLoc(),
+           "no fix: every return is empty, so none says what the erased value "
+           "would hold",
            DiagnosticIDs::Note);
     }
     return;

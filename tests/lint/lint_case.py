@@ -190,6 +190,9 @@ class ClangdFrontEnd:
         try:
             uri = client.open(path, text)
             found = [d for d in client.wait_for_diagnostics(uri) if d.get("source") == "clang-tidy"]
+            # LSP gives diagnostics no order (editors sort them by range);
+            # clang-tidy prints them by location, so compare in that order.
+            found.sort(key=lambda d: (d["range"]["start"]["line"], d["range"]["start"]["character"]))
             lines = []
             edits = []
             for d in found:
