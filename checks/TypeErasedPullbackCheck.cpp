@@ -39,10 +39,6 @@ AST_MATCHER_P(FunctionDecl, registrationFunction,
   return II && Check->mayBeRegistration(II->getName());
 }
 
-bool isStdFunctionNamed(const FunctionDecl *FD, llvm::StringRef Name) {
-  return FD && FD->isInStdNamespace() && FD->getIdentifier() &&
-         FD->getName() == Name;
-}
 
 /// `f` for `&f`, \p E otherwise.
 const Expr *addressOperand(const Expr *E) {
@@ -193,7 +189,7 @@ private:
     const Expr *E = stripTemporaries(Written);
     // std::make_any<T>(args...) -> the T it makes.
     if (const auto *Call = dyn_cast<CallExpr>(E);
-        Call && isStdFunctionNamed(Call->getDirectCallee(), "make_any")) {
+        Call && isStdFunction(Call->getDirectCallee(), {"make_any"})) {
       const TemplateArgumentList *Args =
           Call->getDirectCallee()->getTemplateSpecializationArgs();
       if (!Args || Args->size() == 0 ||
@@ -379,7 +375,7 @@ const CallExpr *castOperandSource(const Expr *E) {
                Op && Op->getOperator() == OO_Subscript) {
       E = Op->getArg(0);
     } else if (const auto *Call = dyn_cast<CallExpr>(E);
-               Call && isStdFunctionNamed(Call->getDirectCallee(), "get") &&
+               Call && isStdFunction(Call->getDirectCallee(), {"get"}) &&
                Call->getNumArgs() == 1) {
       E = Call->getArg(0);
     } else if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {

@@ -7,7 +7,6 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SmallPtrSet.h"
 
 namespace clang::tidy::gradlint {
 
@@ -45,6 +44,11 @@ const Expr *stripTemporaries(const Expr *E) {
   }
 }
 
+bool isStdFunction(const FunctionDecl *FD, std::initializer_list<llvm::StringRef> Names) {
+  return FD && FD->isInStdNamespace() && FD->getIdentifier() &&
+         llvm::is_contained(Names, FD->getName());
+}
+
 const LambdaExpr *lambdaOf(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
     E = stripTemporaries(E);
@@ -67,8 +71,7 @@ const LambdaExpr *lambdaOf(const Expr *E) {
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
       // std::move(pullback)
       const FunctionDecl *Callee = Call->getDirectCallee();
-      E = Callee && Callee->isInStdNamespace() && Callee->getName() == "move" &&
-                  Call->getNumArgs() == 1
+      E = isStdFunction(Callee, {"move"}) && Call->getNumArgs() == 1
               ? Call->getArg(0)
               : nullptr;
       continue;
@@ -91,9 +94,7 @@ std::vector<const Expr *> elementsOf(const Expr *E) {
       Elements.push_back(Arg);
   } else if (const auto *Call = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *Callee = Call->getDirectCallee();
-    if (Callee && Callee->isInStdNamespace() &&
-        (Callee->getName() == "make_pair" || Callee->getName() == "make_tuple" ||
-         Callee->getName() == "tuple"))
+    if (isStdFunction(Callee, {"make_pair", "make_tuple", "tuple"}))
       for (const Expr *Arg : Call->arguments())
         Elements.push_back(Arg);
   }
@@ -112,8 +113,7 @@ const VarDecl *localVariableOf(const Expr *E) {
   E = stripTemporaries(E);
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *Callee = Call->getDirectCallee();
-    if (Callee && Callee->isInStdNamespace() && Callee->getIdentifier() &&
-        Callee->getName() == "move" && Call->getNumArgs() == 1)
+    if (isStdFunction(Callee, {"move"}) && Call->getNumArgs() == 1)
       E = stripTemporaries(Call->getArg(0));
   }
   if (const auto *Copy = dyn_cast<CXXConstructExpr>(E);
@@ -231,11 +231,6 @@ std::optional<FixItHint> dropExplicitConversion(const Expr *E, const SourceManag
 }
 
 namespace {
-
-bool isStdFunction(const FunctionDecl *FD, std::initializer_list<llvm::StringRef> Names) {
-  return FD && FD->isInStdNamespace() && FD->getIdentifier() &&
-         llvm::is_contained(Names, FD->getName());
-}
 
 bool sameClass(QualType A, QualType B) {
   return A.getNonReferenceType().getCanonicalType().getUnqualifiedType() ==
@@ -445,10 +440,6 @@ private:
   std::vector<const Stmt *> Stack;
   llvm::DenseMap<const Stmt *, const Stmt *> Parent;
 };
-
-} // namespace
-
-namespace {
 
 const FunctionProtoType *wrapperSignature(QualType Wrapper) {
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(

@@ -20,6 +20,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,10 @@ inline constexpr llvm::StringLiteral DefaultRRuleNames =
 /// Strips what does not change which value an expression denotes:
 /// parentheses, implicit casts, temporaries, full-expression cleanups.
 const Expr *stripTemporaries(const Expr *E);
+
+/// Whether \p FD is a function of namespace std named one of \p Names
+/// (std::move, std::make_tuple, ...).
+bool isStdFunction(const FunctionDecl *FD, std::initializer_list<llvm::StringRef> Names);
 
 /// Whether \p D carries [[clang::annotate("gradlint::pullback")]].
 bool hasPullbackAnnotation(const Decl *D);
