@@ -11,6 +11,7 @@
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -316,12 +317,41 @@ bool faultInjected() {
 
 } // namespace
 
+namespace {
+
+/// The compiler's message with each `(lambda at /dir/file.cpp:L:C)` cut to
+/// `(lambda at file.cpp:L:C)`: the note sits beside the finding, and a
+/// directory (a build machine's, a temporary copy's) says nothing there.
+std::string withShortLambdaPaths(llvm::StringRef Message) {
+  static constexpr llvm::StringLiteral Marker = "(lambda at ";
+  std::string Out;
+  while (true) {
+    size_t At = Message.find(Marker);
+    if (At == llvm::StringRef::npos)
+      break;
+    At += Marker.size();
+    Out += Message.take_front(At);
+    Message = Message.drop_front(At);
+    size_t End = Message.find(')');
+    llvm::StringRef Location = Message.take_front(End);
+    // file:line:col, the file's directories dropped.
+    size_t Colon = Location.rfind(':');
+    Colon = Colon == llvm::StringRef::npos ? Colon : Location.rfind(':', Colon);
+    llvm::StringRef File = Location.take_front(Colon);
+    Out += llvm::sys::path::filename(File);
+    Message = Message.drop_front(File.size());
+  }
+  return Out + Message.str();
+}
+
+} // namespace
+
 std::string ProofOutcome::reason() const {
   if (Error.empty())
     return "it could not be proved";
   if (Error.front().ID == 0) // not the compiler's words
     return Error.front().Message;
-  return "with it the code does not compile: " + Error.front().Message;
+  return "with it the code does not compile: " + withShortLambdaPaths(Error.front().Message);
 }
 
 FixProof &FixProof::join(Preprocessor &PP) {
