@@ -190,6 +190,15 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
         << Fn;
     return;
   }
+  if (callsItself(Fn)) {
+    Report();
+    diag(Fn->getLocation(),
+         "no fix: %0 calls itself, so its result type must be known before "
+         "its body is: a deduced 'auto' is not",
+         DiagnosticIDs::Note)
+        << Fn;
+    return;
+  }
   if (std::optional<std::string> Differs =
           closureSignatureDiffers(Fn->getReturnType(), Lambda, nullptr)) {
     Report();

@@ -187,9 +187,24 @@ bool closureResultBecomesAuto(const FunctionDecl *FD, const PullbackNaming &Nami
          !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())) &&
          (Naming.isPullback(*FD) || Naming.isRRule(*FD)) &&
          singleReturnedLambda(FD) && callersSeeDefinition(FD) &&
-         resultTypeEditable(FD) && !isVirtualMethod(FD) &&
+         resultTypeEditable(FD) && !isVirtualMethod(FD) && !callsItself(FD) &&
          !closureSignatureDiffers(FD->getReturnType(), singleReturnedLambda(FD),
                                   nullptr);
+}
+
+bool callsItself(const FunctionDecl *FD) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const FunctionDecl *Canonical;
+    bool Found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+      Found |= Ref->getDecl()->getCanonicalDecl() == Canonical;
+      return !Found;
+    }
+  } F;
+  F.Canonical = FD->getCanonicalDecl();
+  if (Stmt *Body = FD->getBody())
+    F.TraverseStmt(Body);
+  return F.Found;
 }
 
 bool isVirtualMethod(const FunctionDecl *FD) {
@@ -368,7 +383,7 @@ private:
       if (const auto *Init = dyn_cast<InitListExpr>(P))
         return !erasesAgain(Init->getType(), Var->getType());
       if (const auto *Return = dyn_cast<ReturnStmt>(P))
-        return Return->getRetValue() == Cur;
+        return Return->getRetValue() == Cur && returnKeepsType(Return);
       if (const auto *Decl = dyn_cast<DeclStmt>(P)) {
         // `Pullback copy = pb;` or `const auto &ref = pb;`: the copy is a
         // wrapper of its own; a non-const reference could reassign pb.
@@ -382,6 +397,24 @@ private:
       return false; // a member call, &pb, a condition, an assignment, ...
     }
     return false;
+  }
+
+  /// Whether returning the variable from \p Return leaves the function's
+  /// result type alone: it is written out, or every return of a function
+  /// that deduces it returns this same variable. (`auto f() { Pullback p =
+  /// ...; if (c) return p; return Pullback(other); }` deduces from both.)
+  bool returnKeepsType(const ReturnStmt *Return) {
+    const FunctionDecl *Owner = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
+    for (const Stmt *S = Return; S; S = Parent.lookup(S))
+      if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
+        Owner = Lambda->getCallOperator();
+        break;
+      }
+    if (!Owner || !Owner->getDeclaredReturnType()->getContainedDeducedType())
+      return true;
+    return llvm::all_of(returnsOf(Owner), [&](const ReturnStmt *Other) {
+      return Other->getRetValue() && localVariableOf(Other->getRetValue()) == Var;
+    });
   }
 
   /// Whether the parameter \p Arg binds to takes the closure as well as the

@@ -126,9 +126,14 @@ bool resultTypeEditable(const FunctionDecl *FD);
 /// pullback or an rrule, every return of which is the same lambda, whose
 /// callers all see the definition and whose result type is editable. (The
 /// caller checks that the result type is an erased callable.) Not for a
-/// virtual function, nor when the lambda's call operator differs from the
-/// erased signature (closureSignatureDiffers, callers unknown).
+/// virtual or recursive function, nor when the lambda's call operator
+/// differs from the erased signature (closureSignatureDiffers, callers
+/// unknown).
 bool closureResultBecomesAuto(const FunctionDecl *FD, const PullbackNaming &Naming);
+
+/// Whether \p FD's body names \p FD (recursion): a deduced result type
+/// would be needed before it is known.
+bool callsItself(const FunctionDecl *FD);
 
 /// Whether \p FD is a virtual member function (it overrides, or may be
 /// overridden): its result type cannot change alone.
