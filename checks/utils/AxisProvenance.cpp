@@ -3,6 +3,7 @@
 #include "utils/AxisProvenance.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 
 namespace clang::tidy::gradlint {
 namespace {
@@ -26,14 +27,32 @@ int severity(AxisOrigin O) {
 struct Classification {
   AxisOrigin Origin = AxisOrigin::Constant;
   const ParmVarDecl *Param = nullptr;
+  /// A constant whose initialiser comes after the use (`static const int
+  /// kAxis;` in a class, defined later): at the use it is no constant
+  /// expression, though the evaluator, which sees the whole unit, says it is.
+  bool InitializedLater = false;
 
   void combine(const Classification &Other) {
     if (severity(Other.Origin) > severity(Origin))
       Origin = Other.Origin;
     if (!Param)
       Param = Other.Param;
+    InitializedLater |= Other.InitializedLater;
   }
 };
+
+/// Whether the initialiser of \p VD comes after \p Use in the translation
+/// unit.
+bool initializedAfter(const VarDecl *VD, const Expr *Use) {
+  const VarDecl *WithInit = nullptr;
+  const Expr *Init = VD->getAnyInitializer(WithInit);
+  if (!Init || !WithInit)
+    return false;
+  const SourceManager &SM = VD->getASTContext().getSourceManager();
+  SourceLocation Defined = SM.getExpansionLoc(WithInit->getLocation());
+  SourceLocation Used = SM.getExpansionLoc(Use->getBeginLoc());
+  return Defined.isValid() && Used.isValid() && SM.isBeforeInTranslationUnit(Used, Defined);
+}
 
 bool isConstantVariable(const VarDecl *VD) {
   if (VD->isConstexpr())
@@ -103,8 +122,15 @@ Classification classify(const Expr *E) {
     return {AxisOrigin::Constant};
   if (isa<SubstNonTypeTemplateParmExpr>(E))
     return {AxisOrigin::StaticRank};
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && initializedAfter(VD, DRE)) {
+      Classification Later{AxisOrigin::Runtime};
+      Later.InitializedLater = true;
+      return Later;
+    }
     return classifyDecl(DRE->getDecl());
+  }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     // `x.rank` naming a static constexpr data member.
     if (isStaticMember(ME->getMemberDecl()))
@@ -145,7 +171,7 @@ AxisProvenance classifyAxis(const Expr *Axis, const ASTContext &Ctx) {
   Classification C = classify(Axis);
   AxisProvenance Result;
   Result.Origin = C.Origin;
-  Result.Value = evaluateAxis(Axis, Ctx);
+  Result.Value = C.InitializedLater ? std::nullopt : evaluateAxis(Axis, Ctx);
   Result.Param = C.Param;
   // The walk is syntactic; the constant evaluator knows better when it can
   // compute the value without reading run-time state (`x.dims() - 1` with a
