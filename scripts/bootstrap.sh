@@ -16,6 +16,7 @@ PACKAGES=(
   libfmt-dev libgtest-dev libbenchmark-dev
   libxtensor-dev libeigen3-dev  # real libraries in the lint cases (fixtures/lint/.../real-*)
   libclang-rt-22-dev  # sanitizer and libFuzzer runtimes: scripts/sanitize.sh, fuzz.sh
+  help2man  # the man page, generated from gradlint --help
 )
 
 missing=()

@@ -9,8 +9,10 @@
 
 #include "Report.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 
 using namespace llvm;
 using clang::tidy::ClangTidyError;
@@ -63,6 +65,32 @@ std::vector<std::string> paragraphs(StringRef Markdown, size_t Count) {
   return Result;
 }
 
+/// \p Configured, a URL fixed at build time, or, when it is a local file://
+/// URL (the build's default, into its source tree) and gradlint is installed
+/// (`cmake --install`, the package), the file:// URL of \p Installed under
+/// PREFIX/share/doc/gradlint, so that an installed gradlint does not point
+/// into a source tree that may not exist.
+std::string installedDocUrl(StringRef Configured, StringRef Installed) {
+  static int Anchor;
+  std::string Exe = llvm::sys::fs::getMainExecutable("gradlint", &Anchor);
+  if (!Configured.starts_with("file://") || Exe.empty())
+    return Configured.str();
+  SmallString<256> Path(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(Path, "share", "doc", "gradlint", Installed);
+  if (!llvm::sys::fs::exists(Path))
+    return Configured.str();
+  return "file://" + uriPath(Path);
+}
+
+/// The base URL of the check pages.
+const std::string &docsUrl() {
+  static const std::string Url = [] {
+    std::string U = installedDocUrl(GRADLINT_DOCS_URL, "checks");
+    return StringRef(U).ends_with("/") ? U : U + "/";
+  }();
+  return Url;
+}
+
 json::Object rule(StringRef Id) {
   json::Object Rule{{"id", Id}};
   for (const CheckDoc &Doc : CheckDocs) {
@@ -76,7 +104,7 @@ json::Object rule(StringRef Id) {
     }
     Rule["help"] = json::Object{{"text", Text.empty() ? std::string(Id) : Text[0]},
                                 {"markdown", Doc.Markdown}};
-    Rule["helpUri"] = (GRADLINT_DOCS_URL + Id + ".md").str();
+    Rule["helpUri"] = docsUrl() + Id.str() + ".md";
     Rule["defaultConfiguration"] = json::Object{{"level", "warning"}};
     return Rule;
   }
@@ -221,7 +249,7 @@ void writeSarifReport(raw_ostream &OS, const ReportInput &In) {
   json::Object Driver{{"name", "gradlint"},
                       {"version", GRADLINT_VERSION},
                       {"semanticVersion", GRADLINT_VERSION},
-                      {"informationUri", GRADLINT_INFORMATION_URL},
+                      {"informationUri", installedDocUrl(GRADLINT_INFORMATION_URL, "README.md")},
                       {"rules", std::move(Rules)}};
   json::Object Run{
       {"tool", json::Object{{"driver", std::move(Driver)}}},
