@@ -17,6 +17,7 @@ PACKAGES=(
   libxtensor-dev libeigen3-dev  # real libraries in the lint cases (fixtures/lint/.../real-*)
   libclang-rt-22-dev  # sanitizer and libFuzzer runtimes: scripts/sanitize.sh, fuzz.sh
   help2man  # the man page, generated from gradlint --help
+  pre-commit  # tests/e2e/pre_commit_test.py: the pre-commit framework's hook
 )
 
 missing=()
