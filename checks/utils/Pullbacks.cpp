@@ -526,6 +526,26 @@ const Expr *argumentAsWritten(const Expr *E) {
 
 } // namespace
 
+/// The type `auto` deduces from \p Fn's returns, or null when a return
+/// depends on a template parameter or two returns differ.
+QualType deducedFromReturns(const FunctionDecl *Fn) {
+  QualType Deduced;
+  ASTContext &Ctx = Fn->getASTContext();
+  for (const ReturnStmt *Return : returnsOf(Fn)) {
+    const Expr *Value = Return->getRetValue();
+    if (!Value || Value->isTypeDependent() || isa<InitListExpr>(Value))
+      return QualType();
+    QualType T = Value->getType().getNonReferenceType();
+    if (T->isArrayType() || T->isFunctionType())
+      T = Ctx.getDecayedType(T);
+    T = T.getCanonicalType().getUnqualifiedType();
+    if (!Deduced.isNull() && T != Deduced)
+      return QualType();
+    Deduced = T;
+  }
+  return Deduced;
+}
+
 std::optional<std::string>
 closureSignatureDiffers(QualType Wrapper, const LambdaExpr *Lambda,
                         const std::vector<const CXXOperatorCallExpr *> *Calls) {
@@ -561,9 +581,15 @@ closureSignatureDiffers(QualType Wrapper, const LambdaExpr *Lambda,
     return Why;
   }
   QualType Returned = Op->getReturnType();
-  if (const auto *Deduced = Returned->getContainedDeducedType();
-      Deduced && !Deduced->isDeduced())
-    return std::string("its result type is not deduced yet");
+  if ((Returned->isUndeducedType() || Returned->isDependentType()) &&
+      !Lambda->hasExplicitResultType())
+    // In a template, clang deduces a lambda's `auto` result only when it
+    // instantiates it; returns that do not depend on the template give it
+    // already (what `auto` deduces: the decayed, unqualified type).
+    Returned = deducedFromReturns(Op);
+  if (Returned.isNull() || Returned->isUndeducedType() || Returned->isDependentType())
+    return std::string("its result type is known only when the enclosing "
+                       "template is instantiated");
   auto Canonical = [](QualType T) {
     T = T.getCanonicalType();
     return T->isReferenceType() ? T : T.getUnqualifiedType();
