@@ -439,7 +439,22 @@ private:
     if (Param->isReferenceType() && !Param->isRValueReferenceType() &&
         !Param->getPointeeType().isConstQualified())
       return false;
-    return sameClass(Param, Var->getType());
+    return sameClass(Param, Var->getType()) && !hasTemplateOverload(Fn);
+  }
+
+  /// Whether another declaration of \p Fn's name in its scope is a function
+  /// template: given the closure instead of the wrapper, overload resolution
+  /// may pick it (CLI11's `add_option(name, callback_t)` beside
+  /// `add_option(name, T &variable)`), and a choice that compiles would
+  /// change what the call does unseen.
+  static bool hasTemplateOverload(const FunctionDecl *Fn) {
+    if (!Fn->getDeclName() || isa<CXXConstructorDecl>(Fn))
+      return false;
+    for (const NamedDecl *Other : Fn->getDeclContext()->getRedeclContext()->lookup(Fn->getDeclName()))
+      if (isa<FunctionTemplateDecl>(Other->getUnderlyingDecl()) &&
+          Other->getUnderlyingDecl() != Fn->getPrimaryTemplate())
+        return true;
+    return false;
   }
 
   /// Whether parameter \p I of \p Fn has a type deduced from its argument
