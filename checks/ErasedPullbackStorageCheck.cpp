@@ -137,9 +137,7 @@ void ErasedPullbackStorageCheck::checkLocal(const VarDecl *Var,
   const SourceManager &SM = Var->getASTContext().getSourceManager();
   if (Differs) {
     // No fix: `auto` would change what the calls compute.
-  } else if (Var->getType()->getContainedDeducedType() ||
-             (Var->getTypeSourceInfo() &&
-              !Var->getTypeSourceInfo()->getTypeLoc().getContainedAutoTypeLoc().isNull())) {
+  } else if (Var->getType()->getContainedDeducedType()) {
     // `auto pb = std::function<...>(lambda)`: the conversion is the erasure.
     if (std::optional<FixItHint> Drop = dropExplicitConversion(Var->getInit(), SM, getLangOpts()))
       Fix.push_back(*Drop);
@@ -183,11 +181,7 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
   };
   if (isVirtualMethod(Fn)) {
     Report();
-    diag(Fn->getLocation(),
-         "no fix: %0 is virtual, and an override must return what the "
-         "function it overrides returns; change the whole hierarchy",
-         DiagnosticIDs::Note)
-        << Fn;
+    noteVirtual(Fn->getLocation(), Fn);
     return;
   }
   if (callsItself(Fn)) {

@@ -39,7 +39,6 @@ AST_MATCHER_P(FunctionDecl, registrationFunction,
   return II && Check->mayBeRegistration(II->getName());
 }
 
-
 /// `f` for `&f`, \p E otherwise.
 const Expr *addressOperand(const Expr *E) {
   const auto *AddrOf = dyn_cast<UnaryOperator>(E);
@@ -53,6 +52,8 @@ struct Concrete {
   bool Spellable = true;
   /// An empty container (`std::nullopt`, `{}`): fits any element type.
   bool Empty = false;
+
+  static Concrete empty() { return Concrete{"", "", true, /*Empty=*/true}; }
 };
 
 /// Works out the concrete type behind erased results, collecting the edits
@@ -281,18 +282,17 @@ private:
       // constructor holds the element; `return std::nullopt;` holds none
       // and says nothing about the element type.
       const Expr *E = stripTemporaries(Written);
-      if (qualifiedClassName(E->getType()) == "std::nullopt_t")
-        return Concrete{"", "", true, /*Empty=*/true};
       const auto *Construct = dyn_cast<CXXConstructExpr>(E);
-      if (Construct && Construct->getNumArgs() >= 1 &&
-          !Construct->getConstructor()->isCopyOrMoveConstructor()) {
-        if (qualifiedClassName(stripTemporaries(Construct->getArg(0))->getType()) ==
-            "std::nullopt_t")
-          return Concrete{"", "", true, /*Empty=*/true};
-        Elements.push_back(Construct->getArg(0));
-      } else if (containerKind(E->getType()) != ContainerKind::Optional) {
-        Elements.push_back(Written);
-      }
+      const Expr *Held =
+          Construct && Construct->getNumArgs() >= 1 &&
+                  !Construct->getConstructor()->isCopyOrMoveConstructor()
+              ? Construct->getArg(0)
+          : containerKind(E->getType()) != ContainerKind::Optional ? Written
+                                                                   : nullptr;
+      if (Held && qualifiedClassName(stripTemporaries(Held)->getType()) == "std::nullopt_t")
+        return Concrete::empty();
+      if (Held)
+        Elements.push_back(Held);
     }
     if (Elements.empty()) {
       Unknown = true;
@@ -308,7 +308,7 @@ private:
       First = C;
     }
     if (!First)
-      return Concrete{"", "", true, /*Empty=*/true};
+      return Concrete::empty();
     if (!First->Spellable)
       return std::nullopt;
     std::string Name = qualifiedSpelling(Spec->getSpecializedTemplate());
@@ -753,11 +753,7 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
                                           const ProofOutcome &Proof) {
            Report() << Proved;
            if (Virtual)
-             diag(Loc,
-                  "no fix: %0 is virtual, and an override must return what the "
-                  "function it overrides returns; change the whole hierarchy",
-                  DiagnosticIDs::Note)
-                 << Fn;
+             noteVirtual(Loc, Fn);
            noteWithdrawn(Loc, Proof);
          });
 }

@@ -72,6 +72,16 @@ protected:
       diag(Loc, "fix withdrawn: %0", DiagnosticIDs::Note) << Outcome.reason();
   }
 
+  /// The note on a finding in a virtual function, which gets no fix: its
+  /// result type cannot change without every override's.
+  void noteVirtual(SourceLocation Loc, const FunctionDecl *Fn) {
+    diag(Loc,
+         "no fix: %0 is virtual, and an override must return what the "
+         "function it overrides returns; change the whole hierarchy",
+         DiagnosticIDs::Note)
+        << Fn;
+  }
+
 private:
   FixProof *Proof = nullptr;
   bool Left = false;
