@@ -2,18 +2,81 @@
 //
 // clangd cannot load clang-tidy plugins, so editors reach gradlint through
 // this build of clangd, which is Debian's clangdMain with the gradlint
-// module linked in. Everything else is stock clangd.
+// module linked in. Everything else is stock clangd, except two decisions
+// clangd takes about checks it does not know, which would otherwise keep
+// gradlint silent in a project that has no configuration for it:
+//
+//  - Which checks run. clangd appends its defaults only when the project
+//    names no check. gradlint-clangd puts `gradlint-*` first in every
+//    file's check list, the way clang-tidy puts its defaults before a
+//    `.clang-tidy`: a project's `.clang-tidy` (`-gradlint-<check>`, `-*`)
+//    and `.clangd` (`Remove:`) still decide, because they come later.
+//  - clangd's fast-check filter (`FastCheckFilter: Strict` by default) runs
+//    only checks on its built-in list of measured fast ones. gradlint's
+//    checks are measured too (docs/benchmarks.md: within a few percent of a
+//    plain parse), so gradlint-clangd reports them as fast.
+//
+// clangd has no hook for either and installs no headers, so the link wraps
+// the two functions that take the decisions (`ld --wrap`, see
+// tool/CMakeLists.txt): calls from clangd's own objects reach the functions
+// below, which call the originals.
 //
 //===----------------------------------------------------------------------===//
 
+#include "clang-tidy/ClangTidyOptions.h"
+#include "llvm/ADT/FunctionExtras.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
 namespace clang::clangd {
 int clangdMain(int Argc, char *Argv[]);
+// clangd's TidyProvider.h, which Debian does not install.
+using TidyProvider =
+    llvm::unique_function<void(tidy::ClangTidyOptions &, llvm::StringRef) const>;
 } // namespace clang::clangd
 
 namespace clang::tidy {
 // Keeps the gradlint module (checks/GradlintTidyModule.cpp) linked in.
 extern volatile int GradlintModuleAnchorSource;
 } // namespace clang::tidy
+
+using clang::clangd::TidyProvider;
+
+// The originals, under the names `ld --wrap` gives them.
+TidyProvider realProvideDefaultChecks() __asm__(
+    "__real__ZN5clang6clangd20provideDefaultChecksEv");
+std::optional<bool> realIsFastTidyCheck(llvm::StringRef Check) __asm__(
+    "__real__ZN5clang6clangd15isFastTidyCheckEN4llvm9StringRefE");
+
+namespace {
+constexpr llvm::StringLiteral GradlintGlob = "gradlint-*";
+} // namespace
+
+// clang::clangd::provideDefaultChecks(): clangd's defaults when the project
+// names no check, then `gradlint-*` before whatever the file's list holds.
+TidyProvider wrapProvideDefaultChecks() __asm__(
+    "__wrap__ZN5clang6clangd20provideDefaultChecksEv");
+TidyProvider wrapProvideDefaultChecks() {
+  return [Defaults = realProvideDefaultChecks()](
+             clang::tidy::ClangTidyOptions &Opts, llvm::StringRef File) {
+    Defaults(Opts, File);
+    std::string Checks = GradlintGlob.str();
+    if (Opts.Checks && !Opts.Checks->empty())
+      Checks += "," + *Opts.Checks;
+    Opts.Checks = std::move(Checks);
+  };
+}
+
+// clang::clangd::isFastTidyCheck(): gradlint's checks are fast.
+std::optional<bool> wrapIsFastTidyCheck(llvm::StringRef Check) __asm__(
+    "__wrap__ZN5clang6clangd15isFastTidyCheckEN4llvm9StringRefE");
+std::optional<bool> wrapIsFastTidyCheck(llvm::StringRef Check) {
+  if (Check.starts_with(GradlintGlob.drop_back()))
+    return true;
+  return realIsFastTidyCheck(Check);
+}
 
 int main(int Argc, char *Argv[]) {
   (void)clang::tidy::GradlintModuleAnchorSource;

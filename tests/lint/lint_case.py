@@ -158,7 +158,8 @@ class CommandFrontEnd:
 
 class ClangdFrontEnd:
     """gradlint-clangd driven over LSP, as an editor drives it: the case's
-    configuration goes into .clang-tidy and .clangd files beside it, the
+    configuration goes into a .clang-tidy file beside it (and no .clangd:
+    the checks run under clangd's default fast-check filter), the
     diagnostics come from publishDiagnostics (notes as related
     information), and fixes are the edits of each diagnostic's quick fix."""
 
@@ -176,8 +177,6 @@ class ClangdFrontEnd:
         config["Checks"] = f"-*,{case.check}"
         with open(os.path.join(directory, ".clang-tidy"), "w", encoding="utf-8") as f:
             yaml.safe_dump(config, f)
-        with open(os.path.join(directory, ".clangd"), "w", encoding="utf-8") as f:
-            f.write("Diagnostics:\n  ClangTidy:\n    FastCheckFilter: Loose\n")
 
     def run(self, case, path, include, fix=False, export=None):
         directory = os.path.dirname(path)
