@@ -3,7 +3,7 @@
 BUILD_DIR := build
 JOBS ?= $(shell nproc)
 
-.PHONY: all bootstrap configure build demo test clean
+.PHONY: all bootstrap configure build demo test test-llvm19 clean
 
 all: build
 
@@ -25,5 +25,14 @@ demo: configure
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
+# The same sources against LLVM 19 (Debian 12's clang-tidy-19), in
+# build-llvm19: the command, the plugin and gradlint-clangd, and every lint
+# case through the three front ends (CMakePresets.json, preset llvm19).
+test-llvm19:
+	@bash scripts/bootstrap.sh --llvm19
+	cmake --preset llvm19
+	cmake --build --preset llvm19 -j $(JOBS)
+	ctest --preset llvm19 -j $(JOBS)
+
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) build-llvm19

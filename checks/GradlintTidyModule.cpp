@@ -11,6 +11,10 @@
 #include "RuntimeConcatAxisCheck.h"
 #include "TypeErasedPullbackCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
+#include "gradlint/LlvmCompat.h"
+#if LLVM_VERSION_MAJOR < 22
+#include "clang-tidy/ClangTidyModuleRegistry.h"
+#endif
 
 namespace clang::tidy {
 namespace gradlint {

@@ -20,6 +20,11 @@ PACKAGES=(
   pre-commit  # tests/e2e/pre_commit_test.py: the pre-commit framework's hook
 )
 
+# `--llvm19`: also LLVM 19 (Debian 12's clang-tidy-19), for `make test-llvm19`.
+if [ "${1:-}" = "--llvm19" ]; then
+  PACKAGES+=(llvm-19-dev libclang-19-dev clang-19 clang-tidy-19 clang-tools-19 clangd-19)
+fi
+
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then

@@ -24,7 +24,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "clang-tidy/ClangTidyOptions.h"
+#include "gradlint/LlvmCompat.h"
 #include "llvm/ADT/FunctionExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -32,9 +34,15 @@
 
 namespace clang::clangd {
 int clangdMain(int Argc, char *Argv[]);
-// clangd's TidyProvider.h, which Debian does not install.
+// What provideDefaultChecks() returns, as clangd's TidyProvider.h (which
+// Debian does not install) declares it: an owning function in LLVM 22, a
+// reference to a function in LLVM 19.
+#if LLVM_VERSION_MAJOR >= 22
 using TidyProvider =
     llvm::unique_function<void(tidy::ClangTidyOptions &, llvm::StringRef) const>;
+#else
+using TidyProvider = llvm::function_ref<void(tidy::ClangTidyOptions &, llvm::StringRef)>;
+#endif
 } // namespace clang::clangd
 
 namespace clang::tidy {
@@ -58,15 +66,30 @@ constexpr llvm::StringLiteral GradlintGlob = "gradlint-*";
 // names no check, then `gradlint-*` before whatever the file's list holds.
 TidyProvider wrapProvideDefaultChecks() __asm__(
     "__wrap__ZN5clang6clangd20provideDefaultChecksEv");
+namespace {
+void putGradlintFirst(clang::tidy::ClangTidyOptions &Opts) {
+  std::string Checks = GradlintGlob.str();
+  if (Opts.Checks && !Opts.Checks->empty())
+    Checks += "," + *Opts.Checks;
+  Opts.Checks = std::move(Checks);
+}
+} // namespace
+
 TidyProvider wrapProvideDefaultChecks() {
-  return [Defaults = realProvideDefaultChecks()](
-             clang::tidy::ClangTidyOptions &Opts, llvm::StringRef File) {
+#if LLVM_VERSION_MAJOR >= 22
+  return [Defaults = realProvideDefaultChecks()](clang::tidy::ClangTidyOptions &Opts,
+                                                 llvm::StringRef File) {
     Defaults(Opts, File);
-    std::string Checks = GradlintGlob.str();
-    if (Opts.Checks && !Opts.Checks->empty())
-      Checks += "," + *Opts.Checks;
-    Opts.Checks = std::move(Checks);
+    putGradlintFirst(Opts);
   };
+#else
+  // A reference must outlive the call: a function with static storage.
+  static const auto Provider = [](clang::tidy::ClangTidyOptions &Opts, llvm::StringRef File) {
+    realProvideDefaultChecks()(Opts, File);
+    putGradlintFirst(Opts);
+  };
+  return Provider;
+#endif
 }
 
 // clang::clangd::isFastTidyCheck(): gradlint's checks are fast.

@@ -14,6 +14,7 @@
 #include "Report.h"
 #include "SourceFacts.h"
 #include "NvccCommand.h"
+#include "gradlint/TidyCompat.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang-tidy/GlobList.h"
@@ -519,7 +520,7 @@ public:
     // next to the link's target.
     SmallString<256> Path(E.Message.FilePath);
     if (sys::path::is_relative(Path))
-      sys::path::make_absolute(E.BuildDirectory, Path);
+      gradlint::compat::makeAbsolute(E.BuildDirectory, Path);
     auto [It, Inserted] = Cache.try_emplace(Path);
     if (Inserted)
       It->second = gradlint::realPath(Path).value_or(gradlint::SourceFiles::absolute(Path, ""));
@@ -621,7 +622,7 @@ analyse(ClangTidyContext &MainContext, const tooling::CompilationDatabase &Datab
     // (as clang-tidy does), and tables from parallel workers would interleave.
     auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::createPhysicalFileSystem());
     std::vector<ClangTidyError> Errors =
-        runClangTidy(MainContext, Database, Files, BaseFS, FixNotes, true,
+        gradlint::compat::runClangTidy(MainContext, Database, Files, BaseFS, FixNotes, true,
                      makeAbsolute(StoreCheckProfile), Quiet);
     Stats = MainContext.getStats();
     sortAndDeduplicate(Errors);
@@ -653,7 +654,7 @@ analyse(ClangTidyContext &MainContext, const tooling::CompilationDatabase &Datab
       }
       // In parallel, clang's per-file "N warnings generated." lines would
       // interleave; they go (as with --quiet) and the totals stay.
-      std::vector<ClangTidyError> Errors = runClangTidy(
+      std::vector<ClangTidyError> Errors = gradlint::compat::runClangTidy(
           Context, Database, Files[I], BaseFS, FixNotes, false, "", Quiet || Workers > 1);
       std::move(Errors.begin(), Errors.end(), std::back_inserter(Out));
     }
@@ -662,9 +663,8 @@ analyse(ClangTidyContext &MainContext, const tooling::CompilationDatabase &Datab
   std::vector<std::vector<ClangTidyError>> Results(Workers);
   std::vector<std::thread> Threads;
   for (unsigned W = 1; W < Workers; ++W) {
-    Contexts.push_back(std::make_unique<ClangTidyContext>(
-        createOptionsProvider(), AllowEnablingAnalyzerAlphaCheckers,
-        /*EnableModuleHeadersParsing=*/false, /*ExperimentalCustomChecks=*/false));
+    Contexts.push_back(gradlint::compat::newContext(createOptionsProvider(),
+                                                    AllowEnablingAnalyzerAlphaCheckers));
     Threads.emplace_back(Work, std::ref(*Contexts.back()), std::ref(Results[W]), Next++);
   }
   Work(MainContext, Results[0], 0);
@@ -879,6 +879,24 @@ void dropSuppressed(std::vector<ClangTidyError> &Errors,
   Identities.resize(Kept);
 }
 
+/// Whether one of Files is compiled as CUDA (a .cu file, `-x cuda`, or a
+/// CUDA flag such as --cuda-host-only).
+bool anyCudaFile(const tooling::CompilationDatabase &Database, ArrayRef<std::string> Files) {
+  return llvm::any_of(Files, [&](const std::string &File) {
+    if (sys::path::extension(File) == ".cu")
+      return true;
+    for (const tooling::CompileCommand &Command : Database.getCompileCommands(File))
+      for (size_t I = 0; I < Command.CommandLine.size(); ++I) {
+        StringRef Arg = Command.CommandLine[I];
+        if (Arg.starts_with("--cuda") || Arg == "-xcuda" ||
+            (Arg == "-x" && I + 1 < Command.CommandLine.size() &&
+             Command.CommandLine[I + 1] == "cuda"))
+          return true;
+      }
+    return false;
+  });
+}
+
 void printBaselineOutcome(const gradlint::BaselineOutcome &Outcome) {
   if (Outcome.SuppressedCount)
     errs() << "Suppressed " << Outcome.SuppressedCount << " finding"
@@ -981,8 +999,8 @@ int gradlintMain(int Argc, const char **Argv) {
   if (MalformedConfigFile)
     return usageError("a .clang-tidy file could not be parsed (see above)");
 
-  std::vector<std::string> EnabledChecks = getCheckNames(
-      EffectiveOptions, AllowEnablingAnalyzerAlphaCheckers, false);
+  std::vector<std::string> EnabledChecks =
+      gradlint::compat::checkNames(EffectiveOptions, AllowEnablingAnalyzerAlphaCheckers);
 
   if (ExplainConfig) {
     std::vector<ClangTidyOptionsProvider::OptionsSource> RawOptions =
@@ -1007,11 +1025,11 @@ int gradlintMain(int Argc, const char **Argv) {
   }
 
   if (DumpConfig) {
-    EffectiveOptions.CheckOptions = getCheckOptions(
-        EffectiveOptions, AllowEnablingAnalyzerAlphaCheckers, false);
+    EffectiveOptions.CheckOptions =
+        gradlint::compat::checkOptions(EffectiveOptions, AllowEnablingAnalyzerAlphaCheckers);
     ClangTidyOptions ToDump =
         ClangTidyOptions::getDefaults().merge(EffectiveOptions, 0);
-    filterCheckOptions(ToDump, EnabledChecks);
+    gradlint::compat::filterCheckOptions(ToDump, EnabledChecks);
     outs() << configurationAsText(ToDump) << "\n";
     return gradlint::ExitClean;
   }
@@ -1052,10 +1070,9 @@ int gradlintMain(int Argc, const char **Argv) {
   InitializeAllTargetMCs();
   InitializeAllAsmParsers();
 
-  ClangTidyContext Context(std::move(OwningProvider),
-                           AllowEnablingAnalyzerAlphaCheckers,
-                           /*EnableModuleHeadersParsing=*/false,
-                           /*ExperimentalCustomChecks=*/false);
+  std::unique_ptr<ClangTidyContext> OwningContext =
+      gradlint::compat::newContext(std::move(OwningProvider), AllowEnablingAnalyzerAlphaCheckers);
+  ClangTidyContext &Context = *OwningContext;
   auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(
       vfs::getRealFileSystem());
   ClangTidyStats Stats;
@@ -1091,6 +1108,11 @@ int gradlintMain(int Argc, const char **Argv) {
   bool CompilerErrors = llvm::any_of(Errors, [](const ClangTidyError &E) {
     return E.DiagLevel == ClangTidyError::Error && !isConfigurationDiagnostic(E);
   });
+  if (LLVM_VERSION_MAJOR < 22 && CompilerErrors && anyCudaFile(*Compilations, *Files))
+    WithColor::note(errs(), "gradlint")
+        << "this gradlint is built against LLVM " << LLVM_VERSION_MAJOR
+        << ", whose clang cannot parse the CUDA 13 headers; analyse CUDA sources with a "
+           "gradlint built against LLVM 22\n";
 
   FixBehaviour Behaviour =
       FixNotes ? FB_FixNotes : (Fix || FixErrors) ? FB_Fix : FB_NoFix;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Report.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -1,6 +1,7 @@
 //===--- SourceFacts.cpp - what reports need to know about source files ---===//
 
 #include "SourceFacts.h"
+#include "gradlint/LlvmCompat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -330,7 +331,7 @@ std::string findSourceRoot() {
 std::string SourceFiles::absolute(StringRef Path, StringRef BuildDirectory) {
   SmallString<256> Result(Path);
   if (!Result.empty() && sys::path::is_relative(Result))
-    sys::path::make_absolute(BuildDirectory, Result);
+    compat::makeAbsolute(BuildDirectory, Result);
   sys::path::remove_dots(Result, /*remove_dot_dot=*/true);
   return Result.str().str();
 }

@@ -1,6 +1,7 @@
 //===--- FixProof.cpp - offer a fix only once the compiler accepts it -----===//
 
 #include "utils/FixProof.h"
+#include "gradlint/LlvmCompat.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/TargetInfo.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -290,10 +291,17 @@ private:
     DiagOpts.ShowCarets = false;
     DiagOpts.ErrorLimit = 50;
 
+    CaptureDiagnostics Capture;
+#if LLVM_VERSION_MAJOR >= 22
     CompilerInstance Compiler(std::move(Invocation));
     Compiler.setVirtualFileSystem(SM.getFileManager().getVirtualFileSystemPtr());
-    CaptureDiagnostics Capture;
     Compiler.createDiagnostics(&Capture, /*ShouldOwnClient=*/false);
+#else
+    CompilerInstance Compiler;
+    Compiler.setInvocation(std::move(Invocation));
+    Compiler.createDiagnostics(&Capture, /*ShouldOwnClient=*/false);
+    Compiler.createFileManager(SM.getFileManager().getVirtualFileSystemPtr());
+#endif
     SyntaxOnlyAction Action;
     Compiler.ExecuteAction(Action);
     return std::move(Capture.Diagnostics);

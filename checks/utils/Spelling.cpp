@@ -1,13 +1,18 @@
 //===--- Spelling.cpp - how gradlint writes names into code and messages --===//
 
 #include "utils/Spelling.h"
+#include "gradlint/LlvmCompat.h"
 
 namespace clang::tidy::gradlint {
 
 PrintingPolicy spellingPolicy(const ASTContext &Ctx) {
   PrintingPolicy Policy(Ctx.getLangOpts());
+#if LLVM_VERSION_MAJOR >= 22
   Policy.SuppressInlineNamespace =
       llvm::to_underlying(PrintingPolicy::SuppressInlineNamespaceMode::All);
+#else
+  Policy.SuppressInlineNamespace = true; // where the name stays unambiguous
+#endif
   Policy.SuppressUnwrittenScope = true;
   return Policy;
 }

@@ -15,10 +15,17 @@ and optional directives:
     // GRADLINT-CONFIG: {CheckOptions: ...}  passed as --config
     // GRADLINT-REQUIRES: /path             skip the case when the file is
                                              missing (CUDA headers)
+    // GRADLINT-REQUIRES: llvm-N             skip the case when gradlint is
+                                             built against an LLVM older
+                                             than N (the --clang given)
     // GRADLINT-RUN:                         build and run the input and the
                                              fixed file: same output, same status
     // CLANGD-OMITS-PREVIOUS: reason         the CHECK-MESSAGES line above is
                                              not published by clangd
+    // LLVM19-PREVIOUS: A => B               against LLVM 19, the CHECK-MESSAGES
+                                             line above reads with A replaced
+                                             by B (clang 19 prints some types
+                                             differently, e.g. in 'aka')
 
 Every case runs through one front end per invocation (--front-end): the
 gradlint command, the stock clang-tidy with the plugin, or gradlint-clangd
@@ -57,7 +64,7 @@ DIAG_RE = re.compile(
     r"(?P<level>warning|error|note): (?P<msg>.*)$")
 DIRECTIVE_RE = re.compile(
     r"^\s*// (CHECK-MESSAGES|CHECK-FIXES|GRADLINT-ARGS|GRADLINT-CONFIG|GRADLINT-REQUIRES|"
-    r"GRADLINT-RUN|CLANGD-OMITS-PREVIOUS):(.*)$")
+    r"GRADLINT-RUN|CLANGD-OMITS-PREVIOUS|LLVM19-PREVIOUS):(.*)$")
 # ctest's SKIP_RETURN_CODE for cases whose GRADLINT-REQUIRES file is missing.
 SKIP = 77
 LINE_REF_RE = re.compile(r"\[\[@LINE([+-]\d+)?\]\]")
@@ -82,6 +89,10 @@ class LintCase:
         self.messages = []
         # Indices into messages that clangd legitimately does not publish.
         self.omitted_by_clangd = set()
+        # Index into messages -> [(old, new)] applied against LLVM 19.
+        self.llvm19_edits = {}
+        # The LLVM major version the case runs against (main() sets it).
+        self.llvm_major = 22
         self.expected_fixed = list(self.lines)
         self._parse()
 
@@ -108,6 +119,12 @@ class LintCase:
                     raise CaseError(f"{self.name}:{index + 1}: CLANGD-OMITS-PREVIOUS needs a "
                                     "preceding CHECK-MESSAGES and a reason")
                 self.omitted_by_clangd.add(len(self.messages) - 1)
+            elif kind == "LLVM19-PREVIOUS":
+                old, arrow, new = value.partition(" => ")
+                if not self.messages or not arrow or old not in self.messages[-1]:
+                    raise CaseError(f"{self.name}:{index + 1}: LLVM19-PREVIOUS needs a preceding "
+                                    "CHECK-MESSAGES that contains the text before ' => '")
+                self.llvm19_edits.setdefault(len(self.messages) - 1, []).append((old, new))
             elif kind == "CHECK-FIXES":
                 if code_line is None:
                     raise CaseError(f"{self.name}:{index + 1}: CHECK-FIXES before any code")
@@ -123,9 +140,14 @@ class LintCase:
         return LINE_REF_RE.sub(repl, value)
 
     def expected_messages(self, front_end):
+        messages = list(self.messages)
+        if self.llvm_major < 22:
+            for i, edits in self.llvm19_edits.items():
+                for old, new in edits:
+                    messages[i] = messages[i].replace(old, new)
         if front_end.name != "clangd":
-            return self.messages
-        return [m for i, m in enumerate(self.messages) if i not in self.omitted_by_clangd]
+            return messages
+        return [m for i, m in enumerate(messages) if i not in self.omitted_by_clangd]
 
     def expected_fixed_source(self):
         return "\n".join(self.expected_fixed)
@@ -419,6 +441,23 @@ def run_case(case, front_end, clang, apply_replacements, include):
     return isolated
 
 
+def llvm_major(clang):
+    """The major version of the LLVM the case runs against (its clang's)."""
+    out = subprocess.run([clang, "--version"], capture_output=True, text=True).stdout
+    m = re.search(r"clang version (\d+)", out)
+    if not m:
+        raise CaseError(f"cannot tell the version of {clang}: {out!r}")
+    return int(m.group(1))
+
+
+def satisfied(need, clang):
+    """A GRADLINT-REQUIRES line: `llvm-N`, or a path that must exist."""
+    m = re.fullmatch(r"llvm-(\d+)", need)
+    if m:
+        return llvm_major(clang) >= int(m.group(1))
+    return os.path.exists(need)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--front-end", choices=["gradlint", "clang-tidy", "clangd"],
@@ -434,9 +473,10 @@ def main():
     opts = parser.parse_args()
     try:
         case = LintCase(opts.case)
-        missing = [path for path in case.requires if not os.path.exists(path)]
+        case.llvm_major = llvm_major(opts.clang)
+        missing = [need for need in case.requires if not satisfied(need, opts.clang)]
         if missing:
-            print(f"SKIP {opts.case}: {', '.join(missing)} not found on this machine")
+            print(f"SKIP {opts.case}: needs {', '.join(missing)}, which this machine or LLVM lacks")
             return SKIP
         if opts.front_end == "gradlint":
             front_end = CommandFrontEnd("gradlint", [opts.gradlint])
