@@ -8,12 +8,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ExitCodes.h"
+#include "Analysis.h"
 #include "Baseline.h"
 #include "ChangedLines.h"
+#include "ExitCodes.h"
+#include "Findings.h"
+#include "Fixes.h"
+#include "Inputs.h"
+#include "NvccCommand.h"
 #include "Report.h"
 #include "SourceFacts.h"
-#include "NvccCommand.h"
+#include "TextReport.h"
 #include "gradlint/TidyCompat.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -42,6 +47,9 @@ using namespace clang;
 using namespace clang::tidy;
 using namespace llvm;
 using gradlint::ExitCode;
+using gradlint::usageError;
+using gradlint::explicitBuildPath;
+using gradlint::makeAbsolute;
 
 namespace clang::tidy {
 // Keeps the gradlint module (checks/GradlintTidyModule.cpp) linked in.
@@ -297,11 +305,6 @@ namespace {
 /// by the workers' option providers.
 std::atomic<bool> MalformedConfigFile = false;
 
-ExitCode usageError(const Twine &Message) {
-  WithColor::error(errs(), "gradlint") << Message << "\n";
-  return gradlint::ExitUsageError;
-}
-
 /// Reads .clang-tidy files like clang-tidy, but remembers a file that does
 /// not parse instead of silently falling back to the defaults.
 class StrictFileOptionsProvider : public FileOptionsProvider {
@@ -399,525 +402,12 @@ std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider() {
       std::move(OverrideOptions));
 }
 
-/// The value of -p on the command line, if given (`-p DIR`, `-p=DIR`, and
-/// the same with `--`), up to the `--` that starts the compiler arguments.
-std::optional<std::string> explicitBuildPath(int Argc, const char **Argv) {
-  for (int I = 1; I < Argc; ++I) {
-    StringRef Arg = Argv[I];
-    if (Arg == "--")
-      break;
-    Arg.consume_front("-");
-    Arg.consume_front("-");
-    if (Arg == "p" && I + 1 < Argc)
-      return std::string(Argv[I + 1]);
-    if (Arg.consume_front("p="))
-      return Arg.str();
-  }
-  return std::nullopt;
-}
-
-/// clang-tidy falls back to running without flags when the compilation
-/// database given with -p cannot be loaded, which turns a typo in a CI script
-/// into a wall of missing-include errors. gradlint stops instead, before the
-/// option parser prints its fallback message.
-std::optional<ExitCode> checkExplicitBuildPath(int Argc, const char **Argv) {
-  std::optional<std::string> BuildPath = explicitBuildPath(Argc, Argv);
-  if (!BuildPath)
-    return std::nullopt;
-  std::string Error;
-  if (tooling::CompilationDatabase::autoDetectFromDirectory(*BuildPath, Error))
-    return std::nullopt;
-  return usageError("no compilation database in '" + *BuildPath +
-                    "': expected compile_commands.json there or in a parent "
-                    "directory");
-}
-
-/// Path made absolute; empty stays empty (an unset --store-check-profile
-/// must not become the working directory, or the profile goes to a file).
-SmallString<256> makeAbsolute(StringRef Path) {
-  if (Path.empty())
-    return {};
-  SmallString<256> Absolute(Path);
-  sys::fs::make_absolute(Absolute);
-  return Absolute;
-}
-
-void printStats(const ClangTidyStats &Stats) {
-  if (!Stats.errorsIgnored())
-    return;
-  errs() << "Suppressed " << Stats.errorsIgnored() << " warnings (";
-  StringRef Separator;
-  auto Part = [&](unsigned Count, StringRef What) {
-    if (!Count)
-      return;
-    errs() << Separator << Count << What;
-    Separator = ", ";
-  };
-  Part(Stats.ErrorsIgnoredNonUserCode, " in non-user code");
-  Part(Stats.ErrorsIgnoredLineFilter, " due to line filter");
-  Part(Stats.ErrorsIgnoredNOLINT, " NOLINT");
-  Part(Stats.ErrorsIgnoredCheckFilter, " with check filters");
-  errs() << ").\n";
-}
-
-bool isConfigurationDiagnostic(const ClangTidyError &E) {
-  return E.DiagnosticName == "clang-tidy-config";
-}
-
-/// The files to analyse. An input that exists is analysed as given. With -p,
-/// an input that is not a file is a regular expression selecting entries of
-/// the compilation database (as run-clang-tidy's arguments are). (No input
-/// with -p was turned into every entry before the options were parsed.)
-std::optional<std::vector<std::string>>
-selectInputs(const std::vector<std::string> &Inputs,
-             const tooling::CompilationDatabase &Database, bool FromDatabase) {
-  if (!FromDatabase || llvm::all_of(Inputs, [](const std::string &Input) {
-        return sys::fs::exists(Input);
-      }))
-    return Inputs;
-  std::vector<std::string> Entries = Database.getAllFiles();
-  llvm::sort(Entries);
-  std::vector<std::string> Selected;
-  for (const std::string &Input : Inputs) {
-    if (sys::fs::exists(Input)) {
-      Selected.push_back(Input);
-      continue;
-    }
-    Regex Pattern(Input);
-    std::string Error;
-    if (!Pattern.isValid(Error)) {
-      usageError("'" + Input + "' is neither a file nor a valid regular expression: " + Error);
-      return std::nullopt;
-    }
-    size_t Before = Selected.size();
-    for (const std::string &Entry : Entries)
-      if (Pattern.match(Entry))
-        Selected.push_back(Entry);
-    if (Selected.size() == Before) {
-      usageError("'" + Input + "' is not a file and matches no entry of the compilation database");
-      return std::nullopt;
-    }
-  }
-  // An entry selected twice is analysed once.
-  std::vector<std::string> Unique;
-  StringSet<> Seen;
-  for (std::string &File : Selected)
-    if (Seen.insert(File).second)
-      Unique.push_back(std::move(File));
-  return Unique;
-}
-
-/// The real path of each finding's file (a relative path is relative to its
-/// compile command's directory), each file's computed once.
-class RealPaths {
-public:
-  /// Empty for a finding without a file; the absolute path when the file
-  /// does not exist.
-  StringRef of(const ClangTidyError &E) {
-    if (E.Message.FilePath.empty())
-      return "";
-    // `..` resolved by the file system, not textually: `link/../b.h` is
-    // next to the link's target.
-    SmallString<256> Path(E.Message.FilePath);
-    if (sys::path::is_relative(Path))
-      gradlint::compat::makeAbsolute(E.BuildDirectory, Path);
-    auto [It, Inserted] = Cache.try_emplace(Path);
-    if (Inserted)
-      It->second = gradlint::realPath(Path).value_or(gradlint::SourceFiles::absolute(Path, ""));
-    return It->second;
-  }
-
-private:
-  StringMap<std::string> Cache;
-};
-
-/// Calls F(absolute file, replacement) for every fix-it of \p E: its own
-/// and, when \p WithNotes, its notes'.
-template <typename Fn> void forEachFixIt(const ClangTidyError &E, bool WithNotes, Fn F) {
-  auto Visit = [&](const tooling::DiagnosticMessage &M) {
-    for (const auto &[Path, Replacements] : M.Fix)
-      for (const tooling::Replacement &R : Replacements)
-        F(gradlint::SourceFiles::absolute(R.getFilePath(), E.BuildDirectory), R);
-  };
-  Visit(E.Message);
-  if (WithNotes)
-    for (const tooling::DiagnosticMessage &Note : E.Notes)
-      Visit(Note);
-}
-
-/// Drops every fix-it of \p E, its notes' included (a finding's fixes go
-/// together).
-void clearFixIts(ClangTidyError &E) {
-  E.Message.Fix.clear();
-  for (tooling::DiagnosticMessage &Note : E.Notes)
-    Note.Fix.clear();
-}
-
-/// Results in a stable order whatever the scheduling -- by file, position,
-/// check and message -- with a finding reported by several translation units
-/// (in a header they share) kept once, and not fixed when they disagree on
-/// its fix. Files are compared by their real
-/// path (a relative path is relative to its compile command's directory),
-/// so `./b.h`, `../src/b.h` and `/abs/src/b.h` are one file.
-void sortAndDeduplicate(std::vector<ClangTidyError> &Errors) {
-  RealPaths Real;
-  std::vector<StringRef> Files;
-  for (const ClangTidyError &E : Errors)
-    Files.push_back(Real.of(E));
-  auto Key = [&](size_t I) {
-    const ClangTidyError &E = Errors[I];
-    return std::make_tuple(Files[I], E.Message.FileOffset, StringRef(E.DiagnosticName),
-                           StringRef(E.Message.Message));
-  };
-  std::vector<size_t> Order(Errors.size());
-  std::iota(Order.begin(), Order.end(), 0);
-  llvm::sort(Order, [&](size_t A, size_t B) { return Key(A) < Key(B); });
-  // A finding reported by several translation units is kept once; if they
-  // want different fixes for it (a header whose meaning depends on what is
-  // defined before it), none is applied.
-  auto FixesOf = [&](size_t I) {
-    std::vector<std::tuple<std::string, unsigned, unsigned, std::string>> Edits;
-    forEachFixIt(Errors[I], /*WithNotes=*/true,
-                 [&](std::string File, const tooling::Replacement &R) {
-                   Edits.emplace_back(std::move(File), R.getOffset(), R.getLength(),
-                                      R.getReplacementText().str());
-                 });
-    llvm::sort(Edits);
-    return Edits;
-  };
-  std::vector<size_t> Unique;
-  for (size_t I : Order) {
-    if (Unique.empty() || Key(Unique.back()) != Key(I)) {
-      Unique.push_back(I);
-      continue;
-    }
-    ClangTidyError &Kept = Errors[Unique.back()];
-    if (FixesOf(Unique.back()) == FixesOf(I))
-      continue;
-    bool Noted = llvm::any_of(Kept.Notes, [](const tooling::DiagnosticMessage &N) {
-      return StringRef(N.Message).starts_with("not fixed: ");
-    });
-    clearFixIts(Kept);
-    if (!Noted)
-      Kept.Notes.emplace_back("not fixed: the translation units that include this file "
-                              "need different fixes here");
-  }
-  Order = std::move(Unique);
-  std::vector<ClangTidyError> Sorted;
-  Sorted.reserve(Order.size());
-  for (size_t I : Order)
-    Sorted.push_back(std::move(Errors[I]));
-  Errors = std::move(Sorted);
-}
-
-/// Runs the checks over Files with Workers threads, each with its own
-/// context; the main context analyses the first file, so its per-file
-/// options are set for handleErrors. Shows `[i/n] file` on stderr when that
-/// is a terminal. Returns every worker's results; Stats gets their sum.
-std::vector<ClangTidyError>
-analyse(ClangTidyContext &MainContext, const tooling::CompilationDatabase &Database,
-        ArrayRef<std::string> Files, unsigned Workers, ClangTidyStats &Stats) {
-  if (EnableCheckProfile) {
-    // One file after another: each prints its own profile table on stderr
-    // (as clang-tidy does), and tables from parallel workers would interleave.
-    auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::createPhysicalFileSystem());
-    std::vector<ClangTidyError> Errors =
-        gradlint::compat::runClangTidy(MainContext, Database, Files, BaseFS, FixNotes, true,
-                     makeAbsolute(StoreCheckProfile), Quiet);
-    Stats = MainContext.getStats();
-    sortAndDeduplicate(Errors);
-    return Errors;
-  }
-  Workers = std::max(1u, std::min<unsigned>(Workers, Files.size()));
-  const bool Progress = Files.size() > 1 && sys::Process::StandardErrIsDisplayed();
-  std::mutex ProgressLock;
-  // The first file for the main context (see above), then the largest
-  // first: the last file to finish, which the other workers wait for, is
-  // then a small one.
-  std::vector<size_t> Order(Files.size());
-  std::iota(Order.begin(), Order.end(), 0);
-  std::vector<uint64_t> Sizes(Files.size(), 0);
-  for (size_t I = 0; I < Files.size(); ++I)
-    sys::fs::file_size(Files[I], Sizes[I]);
-  std::stable_sort(Order.begin() + 1, Order.end(),
-                   [&](size_t A, size_t B) { return Sizes[A] > Sizes[B]; });
-  std::atomic<size_t> Next = 1;
-  auto Work = [&](ClangTidyContext &Context, std::vector<ClangTidyError> &Out, size_t First) {
-    // Each worker's own working directory: the process-wide one, which
-    // getRealFileSystem() changes for each compile command, would be shared.
-    auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::createPhysicalFileSystem());
-    for (size_t K = First; K < Files.size(); K = Next++) {
-      size_t I = Order[K];
-      if (Progress) {
-        std::lock_guard<std::mutex> Guard(ProgressLock);
-        errs() << "[" << K + 1 << "/" << Files.size() << "] " << Files[I] << "\n";
-      }
-      // In parallel, clang's per-file "N warnings generated." lines would
-      // interleave; they go (as with --quiet) and the totals stay.
-      std::vector<ClangTidyError> Errors = gradlint::compat::runClangTidy(
-          Context, Database, Files[I], BaseFS, FixNotes, false, "", Quiet || Workers > 1);
-      std::move(Errors.begin(), Errors.end(), std::back_inserter(Out));
-    }
-  };
-  std::vector<std::unique_ptr<ClangTidyContext>> Contexts;
-  std::vector<std::vector<ClangTidyError>> Results(Workers);
-  std::vector<std::thread> Threads;
-  for (unsigned W = 1; W < Workers; ++W) {
-    Contexts.push_back(gradlint::compat::newContext(createOptionsProvider(),
-                                                    AllowEnablingAnalyzerAlphaCheckers));
-    Threads.emplace_back(Work, std::ref(*Contexts.back()), std::ref(Results[W]), Next++);
-  }
-  Work(MainContext, Results[0], 0);
-  for (std::thread &T : Threads)
-    T.join();
-
-  Stats = MainContext.getStats();
-  for (const auto &Context : Contexts) {
-    const ClangTidyStats &S = Context->getStats();
-    Stats.ErrorsDisplayed += S.ErrorsDisplayed;
-    Stats.ErrorsIgnoredCheckFilter += S.ErrorsIgnoredCheckFilter;
-    Stats.ErrorsIgnoredNOLINT += S.ErrorsIgnoredNOLINT;
-    Stats.ErrorsIgnoredNonUserCode += S.ErrorsIgnoredNonUserCode;
-    Stats.ErrorsIgnoredLineFilter += S.ErrorsIgnoredLineFilter;
-  }
-  std::vector<ClangTidyError> Errors;
-  for (auto &R : Results)
-    std::move(R.begin(), R.end(), std::back_inserter(Errors));
-  sortAndDeduplicate(Errors);
-  return Errors;
-}
-
-/// Sends what is written to stdout (fd 1, where clang-tidy's reporter
-/// prints) to another file while it lives.
-class StdoutRedirect {
-public:
-  explicit StdoutRedirect(int Fd) { redirect(Fd); }
-  explicit StdoutRedirect(const char *Path) {
-    int Fd = open(Path, O_WRONLY);
-    redirect(Fd);
-    close(Fd);
-  }
-  ~StdoutRedirect() {
-    outs().flush();
-    dup2(Saved, STDOUT_FILENO);
-    close(Saved);
-  }
-
-private:
-  void redirect(int Fd) {
-    outs().flush();
-    Saved = dup(STDOUT_FILENO);
-    dup2(Fd, STDOUT_FILENO);
-  }
-  int Saved = -1;
-};
-
-/// The text output (and the fixes), to stdout or atomically to --output:
-/// into a temporary file next to it, renamed into place when complete.
-std::optional<ExitCode> printTextReport(std::vector<ClangTidyError> &Errors,
-                                        ClangTidyContext &Context, FixBehaviour Behaviour,
-                                        unsigned &WarningsAsErrorsCount,
-                                        IntrusiveRefCntPtr<vfs::OverlayFileSystem> BaseFS) {
-  if (Output.empty()) {
-    handleErrors(Errors, Context, Behaviour, WarningsAsErrorsCount, BaseFS);
-    return std::nullopt;
-  }
-  int Fd;
-  SmallString<256> Temporary;
-  if (std::error_code EC =
-          sys::fs::createUniqueFile(Output + ".tmp-%%%%%%", Fd, Temporary))
-    return usageError("cannot write '" + Output + "': " + EC.message());
-  {
-    StdoutRedirect ToFile(Fd);
-    handleErrors(Errors, Context, Behaviour, WarningsAsErrorsCount, BaseFS);
-  }
-  bool Written = close(Fd) == 0;
-  if (std::error_code EC = Written ? sys::fs::rename(Temporary, Output)
-                                   : std::make_error_code(std::errc::io_error)) {
-    sys::fs::remove(Temporary);
-    return usageError("cannot write '" + Output + "': " + EC.message());
-  }
-  return std::nullopt;
-}
-
-/// A file name C, C++ or CUDA code can be in (a change to anything else,
-/// documentation or build files, cannot change a finding).
-bool isCodeFile(StringRef Path) {
-  static const char *const Extensions[] = {".c",   ".cc",  ".cpp", ".cxx", ".c++", ".cu",
-                                           ".h",   ".hh",  ".hpp", ".hxx", ".h++", ".cuh",
-                                           ".inc", ".inl", ".ipp", ".tcc", ".tpp", ".def"};
-  StringRef Extension = sys::path::extension(Path);
-  return llvm::any_of(Extensions, [&](const char *E) { return Extension.equals_insensitive(E); });
-}
-
-/// With --diff-base over the whole database: only the changed entries, when
-/// every changed code file is one (a changed header could affect any entry,
-/// and then all are analysed).
-std::vector<std::string> changedEntries(const std::vector<std::string> &Files,
-                                        const gradlint::ChangedLines &Changed) {
-  StringMap<std::string> ByRealPath;
-  for (const std::string &File : Files)
-    ByRealPath[gradlint::realPath(File).value_or(File)] = File;
-  std::vector<std::string> Selected;
-  for (const auto &Entry : Changed.Files) {
-    auto It = ByRealPath.find(Entry.getKey());
-    if (It != ByRealPath.end())
-      Selected.push_back(It->second);
-    else if (isCodeFile(Entry.getKey()))
-      return Files;
-  }
-  llvm::sort(Selected);
-  return Selected;
-}
-
-/// What --fix may edit: files inside the source root or inside the
-/// directory of an analysed file. A file elsewhere (a third-party or
-/// installed header reached through --header-filter) or a read-only file is
-/// not edited: the fixes of every finding that touches it are dropped (a
-/// finding's fixes go together) and the file is named on stderr. Also
-/// remembers the permissions of the files that will be edited: clang-tidy
-/// replaces a file by a new one (atomically, by renaming), which would give
-/// it the default permissions.
-class FixGuard {
-public:
-  FixGuard(const gradlint::SourceFiles &Sources, ArrayRef<std::string> Inputs) {
-    Directories.push_back(Sources.root());
-    for (const std::string &Input : Inputs)
-      if (std::optional<std::string> Real = gradlint::realPath(makeAbsolute(Input)))
-        Directories.push_back(sys::path::parent_path(*Real).str());
-    llvm::sort(Directories);
-    Directories.erase(std::unique(Directories.begin(), Directories.end()), Directories.end());
-  }
-
-  /// Drops the fixes that may not be applied; returns how many files were
-  /// refused.
-  unsigned apply(std::vector<ClangTidyError> &Errors, bool WithNotes) {
-    for (ClangTidyError &E : Errors) {
-      bool Refused = false;
-      forEachFixIt(E, WithNotes, [&](const std::string &File, const tooling::Replacement &) {
-        Refused |= !allowed(File);
-      });
-      if (Refused)
-        clearFixIts(E);
-    }
-    return Refusals;
-  }
-
-  /// Gives the edited files their permissions back.
-  void restorePermissions() {
-    for (const auto &[File, Permissions] : Kept) {
-      ErrorOr<sys::fs::perms> Now = sys::fs::getPermissions(File);
-      if (Now && *Now != Permissions)
-        sys::fs::setPermissions(File, Permissions);
-    }
-  }
-
-private:
-  bool allowed(const std::string &File) {
-    auto [It, Inserted] = Decided.try_emplace(File, true);
-    if (!Inserted)
-      return It->second;
-    StringRef Why;
-    ErrorOr<sys::fs::perms> Permissions = sys::fs::getPermissions(File);
-    std::string Real = gradlint::realPath(File).value_or(File);
-    if (llvm::none_of(Directories,
-                      [&](const std::string &D) { return gradlint::isInside(Real, D); }))
-      Why = "it is outside the source root and the directories of the analysed files";
-    else if (!Permissions)
-      Why = "it cannot be read";
-    else if (!(*Permissions & sys::fs::owner_write) ||
-             sys::fs::access(File, sys::fs::AccessMode::Write))
-      Why = "it is read-only";
-    if (Why.empty()) {
-      Kept.emplace_back(File, *Permissions);
-      return true;
-    }
-    It->second = false;
-    ++Refusals;
-    WithColor::error(errs(), "gradlint")
-        << "not fixing '" << File << "': " << Why << "\n";
-    return false;
-  }
-
-  std::vector<std::string> Directories; // real paths
-  StringMap<bool> Decided;
-  std::vector<std::pair<std::string, sys::fs::perms>> Kept;
-  unsigned Refusals = 0;
-};
-
-/// Drops the findings (not compiler errors) outside the changed lines;
-/// returns how many.
-unsigned keepChangedLines(std::vector<ClangTidyError> &Errors,
-                          const gradlint::ChangedLines &Changed, gradlint::SourceFiles &Sources) {
-  size_t Before = Errors.size();
-  RealPaths Paths;
-  llvm::erase_if(Errors, [&](const ClangTidyError &E) {
-    if (gradlint::isCompilerDiagnostic(E) || E.Message.FilePath.empty())
-      return false;
-    std::string Real = Paths.of(E).str();
-    std::optional<gradlint::SourceFiles::Position> P =
-        Sources.position(Real, E.Message.FileOffset);
-    return !P || !Changed.contains(Real, P->Line);
-  });
-  return Before - Errors.size();
-}
-
-void dropSuppressed(std::vector<ClangTidyError> &Errors,
-                    std::vector<gradlint::FindingIdentity> &Identities,
-                    const std::vector<bool> &Suppressed) {
-  size_t Kept = 0;
-  for (size_t I = 0; I < Errors.size(); ++I) {
-    if (Suppressed[I])
-      continue;
-    if (Kept != I) { // a self-move would empty the finding
-      Errors[Kept] = std::move(Errors[I]);
-      Identities[Kept] = std::move(Identities[I]);
-    }
-    ++Kept;
-  }
-  Errors.resize(Kept, ClangTidyError("", ClangTidyError::Warning, "", false));
-  Identities.resize(Kept);
-}
-
-/// Whether one of Files is compiled as CUDA (a .cu file, `-x cuda`, or a
-/// CUDA flag such as --cuda-host-only).
-bool anyCudaFile(const tooling::CompilationDatabase &Database, ArrayRef<std::string> Files) {
-  return llvm::any_of(Files, [&](const std::string &File) {
-    if (sys::path::extension(File) == ".cu")
-      return true;
-    for (const tooling::CompileCommand &Command : Database.getCompileCommands(File))
-      for (size_t I = 0; I < Command.CommandLine.size(); ++I) {
-        StringRef Arg = Command.CommandLine[I];
-        if (Arg.starts_with("--cuda") || Arg == "-xcuda" ||
-            (Arg == "-x" && I + 1 < Command.CommandLine.size() &&
-             Command.CommandLine[I + 1] == "cuda"))
-          return true;
-      }
-    return false;
-  });
-}
-
-void printBaselineOutcome(const gradlint::BaselineOutcome &Outcome) {
-  if (Outcome.SuppressedCount)
-    errs() << "Suppressed " << Outcome.SuppressedCount << " finding"
-           << (Outcome.SuppressedCount == 1 ? "" : "s") << " in the baseline.\n";
-  if (Outcome.Stale.empty())
-    return;
-  errs() << Outcome.Stale.size()
-         << (Outcome.Stale.size() == 1 ? " baseline entry no longer matches"
-                                       : " baseline entries no longer match")
-         << " any finding; --write-baseline drops them:\n";
-  for (const gradlint::BaselineEntry &B : Outcome.Stale)
-    errs() << "  " << B.File << ": " << B.Check << ": " << B.Message
-           << (B.Context.empty() ? "" : " (in " + B.Context + ")") << "\n";
-}
-
 int gradlintMain(int Argc, const char **Argv) {
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "gradlint " GRADLINT_VERSION " (built with LLVM " LLVM_VERSION_STRING
           ")\n";
   });
-  if (std::optional<ExitCode> Failed = checkExplicitBuildPath(Argc, Argv))
+  if (std::optional<ExitCode> Failed = gradlint::checkExplicitBuildPath(Argc, Argv))
     return *Failed;
   Expected<tooling::CommonOptionsParser> OptionsParser =
       tooling::CommonOptionsParser::create(Argc, Argv, GradlintCategory,
@@ -1044,7 +534,7 @@ int gradlintMain(int Argc, const char **Argv) {
   std::unique_ptr<tooling::CompilationDatabase> Compilations =
       gradlint::translatingNvccCommands(OptionsParser->getCompilations());
   std::optional<std::vector<std::string>> Files =
-      selectInputs(PathList, *Compilations, explicitBuildPath(Argc, Argv).has_value());
+      gradlint::selectInputs(PathList, *Compilations, explicitBuildPath(Argc, Argv).has_value());
   if (!Files)
     return gradlint::ExitUsageError;
   if (Files->empty())
@@ -1057,7 +547,7 @@ int gradlintMain(int Argc, const char **Argv) {
       return gradlint::ExitClean;
     }
     if (WholeDatabase)
-      *Files = changedEntries(*Files, *Changed);
+      *Files = gradlint::changedEntries(*Files, *Changed);
     if (Files->empty()) {
       if (!Quiet)
         errs() << "gradlint: no entry of the compilation database changed since " << DiffBase
@@ -1076,14 +566,22 @@ int gradlintMain(int Argc, const char **Argv) {
   auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(
       vfs::getRealFileSystem());
   ClangTidyStats Stats;
+  gradlint::AnalysisSettings Analysis;
+  Analysis.Workers = Jobs ? unsigned(Jobs) : std::max(1u, std::thread::hardware_concurrency());
+  Analysis.ApplyAnyFix = FixNotes;
+  Analysis.Quiet = Quiet;
+  Analysis.Profile = EnableCheckProfile;
+  Analysis.StoreProfile = StoreCheckProfile;
+  Analysis.NewContext = [] {
+    return gradlint::compat::newContext(createOptionsProvider(),
+                                        AllowEnablingAnalyzerAlphaCheckers);
+  };
   std::vector<ClangTidyError> Errors =
-      analyse(Context, *Compilations, *Files,
-              Jobs ? unsigned(Jobs) : std::max(1u, std::thread::hardware_concurrency()), Stats);
-
+      gradlint::analyse(Context, *Compilations, *Files, Analysis, Stats);
   gradlint::SourceFiles Sources(SourceRoot);
   unsigned OutsideChangedLines = 0;
   if (Changed)
-    OutsideChangedLines = keepChangedLines(Errors, *Changed, Sources);
+    OutsideChangedLines = gradlint::keepChangedLines(Errors, *Changed, Sources);
   // Identities read every file with findings: only when something needs them.
   std::vector<gradlint::FindingIdentity> Identities;
   if (Format != "text" || Baseline || !WriteBaselinePath.empty())
@@ -1101,14 +599,14 @@ int gradlintMain(int Argc, const char **Argv) {
     Outcome = gradlint::applyBaseline(*Baseline, Errors, Identities,
                                       WholeDatabase && LineFilter.empty() && !Changed,
                                       Analysed);
-    dropSuppressed(Errors, Identities, Outcome->Suppressed);
+    gradlint::dropSuppressed(Errors, Identities, Outcome->Suppressed);
   }
 
-  bool ConfigErrors = llvm::any_of(Errors, isConfigurationDiagnostic);
+  bool ConfigErrors = llvm::any_of(Errors, gradlint::isConfigurationDiagnostic);
   bool CompilerErrors = llvm::any_of(Errors, [](const ClangTidyError &E) {
-    return E.DiagLevel == ClangTidyError::Error && !isConfigurationDiagnostic(E);
+    return E.DiagLevel == ClangTidyError::Error && !gradlint::isConfigurationDiagnostic(E);
   });
-  if (LLVM_VERSION_MAJOR < 22 && CompilerErrors && anyCudaFile(*Compilations, *Files))
+  if (LLVM_VERSION_MAJOR < 22 && CompilerErrors && gradlint::anyCudaFile(*Compilations, *Files))
     WithColor::note(errs(), "gradlint")
         << "this gradlint is built against LLVM " << LLVM_VERSION_MAJOR
         << ", whose clang cannot parse the CUDA 13 headers; analyse CUDA sources with a "
@@ -1122,7 +620,7 @@ int gradlintMain(int Argc, const char **Argv) {
   if (DisableFixes)
     Behaviour = FB_NoFix;
   // Only when fixing: it looks up the real path of every input.
-  std::optional<FixGuard> Guard;
+  std::optional<gradlint::FixGuard> Guard;
   unsigned RefusedFiles = 0;
   if (Behaviour != FB_NoFix) {
     Guard.emplace(Sources, *Files);
@@ -1130,8 +628,8 @@ int gradlintMain(int Argc, const char **Argv) {
   }
   unsigned WarningsAsErrorsCount = 0;
   if (Format == "text") {
-    if (std::optional<ExitCode> Failed = printTextReport(Errors, Context, Behaviour,
-                                                         WarningsAsErrorsCount, BaseFS))
+    if (std::optional<ExitCode> Failed = gradlint::printTextReport(Errors, Context, Behaviour,
+                                                         WarningsAsErrorsCount, BaseFS, Output))
       return *Failed;
   } else {
     // The report first: when it cannot be written, nothing is fixed either.
@@ -1149,7 +647,7 @@ int gradlintMain(int Argc, const char **Argv) {
     // handleErrors applies the fixes but also prints text to stdout, where
     // only the report may go.
     if (Behaviour != FB_NoFix) {
-      StdoutRedirect ToNull("/dev/null");
+      gradlint::StdoutRedirect ToNull("/dev/null");
       handleErrors(Errors, Context, Behaviour, WarningsAsErrorsCount, BaseFS);
     }
     WarningsAsErrorsCount = llvm::count_if(
@@ -1168,13 +666,13 @@ int gradlintMain(int Argc, const char **Argv) {
   }
 
   if (!Quiet) {
-    printStats(Stats);
+    gradlint::printStats(Stats);
     if (OutsideChangedLines)
       errs() << "Suppressed " << OutsideChangedLines << " finding"
              << (OutsideChangedLines == 1 ? "" : "s") << " outside the lines changed since "
              << DiffBase << ".\n";
     if (Outcome)
-      printBaselineOutcome(*Outcome);
+      gradlint::printBaselineOutcome(*Outcome);
     if (DisableFixes && (Fix || FixErrors || FixNotes))
       errs() << (ConfigErrors
                      ? "Found configuration errors; fixes have NOT been "
