@@ -1,9 +1,11 @@
 //===--- Analysis.cpp - the checks over the files of a run ----------------===//
 
 #include "Analysis.h"
+#include "Cache.h"
 #include "Findings.h"
 #include "Inputs.h"
 #include "gradlint/TidyCompat.h"
+#include "clang-tidy/ClangTidyOptions.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -17,6 +19,28 @@ using namespace clang;
 using namespace clang::tidy;
 
 namespace gradlint {
+namespace {
+
+void addStats(ClangTidyStats &Sum, const ClangTidyStats &S) {
+  Sum.ErrorsDisplayed += S.ErrorsDisplayed;
+  Sum.ErrorsIgnoredCheckFilter += S.ErrorsIgnoredCheckFilter;
+  Sum.ErrorsIgnoredNOLINT += S.ErrorsIgnoredNOLINT;
+  Sum.ErrorsIgnoredNonUserCode += S.ErrorsIgnoredNonUserCode;
+  Sum.ErrorsIgnoredLineFilter += S.ErrorsIgnoredLineFilter;
+}
+
+/// What a context counted between Before and After.
+ClangTidyStats statsSince(const ClangTidyStats &Before, const ClangTidyStats &After) {
+  ClangTidyStats D;
+  D.ErrorsDisplayed = After.ErrorsDisplayed - Before.ErrorsDisplayed;
+  D.ErrorsIgnoredCheckFilter = After.ErrorsIgnoredCheckFilter - Before.ErrorsIgnoredCheckFilter;
+  D.ErrorsIgnoredNOLINT = After.ErrorsIgnoredNOLINT - Before.ErrorsIgnoredNOLINT;
+  D.ErrorsIgnoredNonUserCode = After.ErrorsIgnoredNonUserCode - Before.ErrorsIgnoredNonUserCode;
+  D.ErrorsIgnoredLineFilter = After.ErrorsIgnoredLineFilter - Before.ErrorsIgnoredLineFilter;
+  return D;
+}
+
+} // namespace
 
 std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
                                     const tooling::CompilationDatabase &Database,
@@ -33,6 +57,8 @@ std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
     sortAndDeduplicate(Errors);
     return Errors;
   }
+  if (Files.empty()) // an empty shard
+    return {};
   const unsigned Workers = std::max(1u, std::min<unsigned>(Settings.Workers, Files.size()));
   const bool Progress = Files.size() > 1 && sys::Process::StandardErrIsDisplayed();
   std::mutex ProgressLock;
@@ -47,7 +73,16 @@ std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
   std::stable_sort(Order.begin() + 1, Order.end(),
                    [&](size_t A, size_t B) { return Sizes[A] > Sizes[B]; });
   std::atomic<size_t> Next = 1;
-  auto Work = [&](ClangTidyContext &Context, std::vector<ClangTidyError> &Out, size_t First) {
+  ResultCache *Cache = Settings.Cache;
+  // With a cache, clang's per-file "N warnings generated." lines go, as in
+  // parallel runs (where they would interleave): a file from the cache has
+  // none, and the output does not depend on what the cache held.
+  const bool QuietParse = Settings.Quiet || Workers > 1 || Cache;
+  // What each worker took from the cache (its context counted the rest).
+  std::vector<ClangTidyStats> CachedStats(Workers);
+  std::atomic<bool> MainAnalysed = false;
+  auto Work = [&](ClangTidyContext &Context, std::vector<ClangTidyError> &Out, size_t First,
+                  ClangTidyStats &Cached) {
     // Each worker's own working directory: the process-wide one, which
     // getRealFileSystem() changes for each compile command, would be shared.
     auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::createPhysicalFileSystem());
@@ -57,12 +92,33 @@ std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
         std::lock_guard<std::mutex> Guard(ProgressLock);
         errs() << "[" << K + 1 << "/" << Files.size() << "] " << Files[I] << "\n";
       }
-      // In parallel, clang's per-file "N warnings generated." lines would
-      // interleave; they go (as with --quiet) and the totals stay.
-      std::vector<ClangTidyError> Errors =
-          compat::runClangTidy(Context, Database, Files[I], BaseFS, Settings.ApplyAnyFix, false,
-                               "", Settings.Quiet || Workers > 1);
-      std::move(Errors.begin(), Errors.end(), std::back_inserter(Out));
+      if (!Cache) {
+        std::vector<ClangTidyError> Errors = compat::runClangTidy(
+            Context, Database, Files[I], BaseFS, Settings.ApplyAnyFix, false, "", QuietParse);
+        std::move(Errors.begin(), Errors.end(), std::back_inserter(Out));
+        continue;
+      }
+      std::string Key =
+          Cache->key(Files[I], Database.getCompileCommands(Files[I]),
+                     configurationAsText(Context.getOptionsForFile(makeAbsolute(Files[I]))),
+                     Settings.CacheFlags);
+      if (std::optional<UnitResult> Hit = Cache->lookup(Key)) {
+        std::move(Hit->Errors.begin(), Hit->Errors.end(), std::back_inserter(Out));
+        addStats(Cached, Hit->Stats);
+        continue;
+      }
+      // A file system of its own records what this file's analysis reads.
+      auto Recording = makeIntrusiveRefCnt<RecordingFileSystem>(vfs::createPhysicalFileSystem());
+      auto FS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Recording);
+      ClangTidyStats Before = Context.getStats();
+      UnitResult Fresh;
+      Fresh.Errors = compat::runClangTidy(Context, Database, Files[I], FS, Settings.ApplyAnyFix,
+                                          false, "", QuietParse);
+      Fresh.Stats = statsSince(Before, Context.getStats());
+      if (&Context == &MainContext)
+        MainAnalysed = true;
+      Cache->store(Key, Fresh, *Recording);
+      std::move(Fresh.Errors.begin(), Fresh.Errors.end(), std::back_inserter(Out));
     }
   };
   std::vector<std::unique_ptr<ClangTidyContext>> Contexts;
@@ -70,21 +126,22 @@ std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
   std::vector<std::thread> Threads;
   for (unsigned W = 1; W < Workers; ++W) {
     Contexts.push_back(Settings.NewContext());
-    Threads.emplace_back(Work, std::ref(*Contexts.back()), std::ref(Results[W]), Next++);
+    Threads.emplace_back(Work, std::ref(*Contexts.back()), std::ref(Results[W]), Next++,
+                         std::ref(CachedStats[W]));
   }
-  Work(MainContext, Results[0], 0);
+  Work(MainContext, Results[0], 0, CachedStats[0]);
   for (std::thread &T : Threads)
     T.join();
 
+  // The main context's options are those of its first file, as after a
+  // fresh analysis, when every file it had came from the cache.
+  if (Cache && !MainAnalysed)
+    MainContext.setCurrentFile(makeAbsolute(Files[Order[0]]));
   Stats = MainContext.getStats();
-  for (const auto &Context : Contexts) {
-    const ClangTidyStats &S = Context->getStats();
-    Stats.ErrorsDisplayed += S.ErrorsDisplayed;
-    Stats.ErrorsIgnoredCheckFilter += S.ErrorsIgnoredCheckFilter;
-    Stats.ErrorsIgnoredNOLINT += S.ErrorsIgnoredNOLINT;
-    Stats.ErrorsIgnoredNonUserCode += S.ErrorsIgnoredNonUserCode;
-    Stats.ErrorsIgnoredLineFilter += S.ErrorsIgnoredLineFilter;
-  }
+  for (const auto &Context : Contexts)
+    addStats(Stats, Context->getStats());
+  for (const ClangTidyStats &S : CachedStats)
+    addStats(Stats, S);
   std::vector<ClangTidyError> Errors;
   for (auto &R : Results)
     std::move(R.begin(), R.end(), std::back_inserter(Errors));

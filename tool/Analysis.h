@@ -17,6 +17,8 @@
 
 namespace gradlint {
 
+class ResultCache;
+
 struct AnalysisSettings {
   /// Files analysed at once (at most one per file).
   unsigned Workers = 1;
@@ -30,6 +32,11 @@ struct AnalysisSettings {
   std::string StoreProfile;
   /// A context for each worker but the first, configured as the main one.
   std::function<std::unique_ptr<clang::tidy::ClangTidyContext>()> NewContext;
+  /// With --cache-dir: unchanged files' results come from there (not with
+  /// Profile), and fresh ones go there. CacheFlags: the settings outside
+  /// the configuration that change findings, as text for the cache key.
+  ResultCache *Cache = nullptr;
+  std::string CacheFlags;
 };
 
 /// Runs the checks over Files with Settings.Workers threads, each with its

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis.h"
+#include "Cache.h"
 #include "Baseline.h"
 #include "ChangedLines.h"
 #include "ExitCodes.h"
@@ -285,6 +286,24 @@ check, each finding in a shared header once.
                             cl::init(0), cl::value_desc("N"),
                             cl::cat(GradlintCategory));
 
+static cl::opt<std::string> CacheDir("cache-dir", cl::desc(R"(
+Reuse the findings of each translation unit
+that is unchanged since a run stored them in
+this directory (its files, compile command,
+configuration and gradlint itself), and store
+the others there. Default: $GRADLINT_CACHE_DIR.
+See docs/cache.md.
+)"),
+                                     cl::init(""), cl::cat(GradlintCategory));
+
+static cl::opt<std::string> CacheMaxSize("cache-max-size", cl::desc(R"(
+Bound on the cache directory's size: after a
+run, the least recently used entries are
+removed while it is larger (bytes, or with a
+K, M or G suffix). Default: 1G.
+)"),
+                                         cl::init("1G"), cl::cat(GradlintCategory));
+
 static cl::opt<bool> AllowNoChecks("allow-no-checks", cl::desc(R"(
 Do not fail when no check is enabled.
 )"),
@@ -457,6 +476,22 @@ int gradlintMain(int Argc, const char **Argv) {
     return usageError("unknown --fail-on '" + FailOn + "': expected error or warning");
   if (!DiffBase.empty() && !LineFilter.empty())
     return usageError("--diff-base and --line-filter are mutually exclusive");
+  // The cache (not with --enable-check-profile, which profiles a real run).
+  std::unique_ptr<gradlint::ResultCache> Cache;
+  std::string CachePath = CacheDir.getNumOccurrences()
+                              ? std::string(CacheDir)
+                              : sys::Process::GetEnv("GRADLINT_CACHE_DIR").value_or("");
+  if (!CachePath.empty() && !EnableCheckProfile) {
+    std::optional<uint64_t> MaxBytes = gradlint::parseSize(CacheMaxSize);
+    if (!MaxBytes)
+      return usageError("invalid --cache-max-size '" + CacheMaxSize +
+                        "': expected a number of bytes, optionally with K, M or G");
+    Expected<std::unique_ptr<gradlint::ResultCache>> Opened =
+        gradlint::ResultCache::open(CachePath, *MaxBytes);
+    if (!Opened)
+      return usageError(toString(Opened.takeError()));
+    Cache = std::move(*Opened);
+  }
   // Read before the analysis: a bad baseline should not cost a full run.
   std::optional<std::vector<gradlint::BaselineEntry>> Baseline;
   if (!BaselinePath.empty()) {
@@ -576,8 +611,20 @@ int gradlintMain(int Argc, const char **Argv) {
     return gradlint::compat::newContext(createOptionsProvider(),
                                         AllowEnablingAnalyzerAlphaCheckers);
   };
+  Analysis.Cache = Cache.get();
+  Analysis.CacheFlags = ("line-filter=" + LineFilter + ";fix-notes=" + Twine(FixNotes) +
+                         ";alpha=" + Twine(AllowEnablingAnalyzerAlphaCheckers))
+                            .str();
   std::vector<ClangTidyError> Errors =
       gradlint::analyse(Context, *Compilations, *Files, Analysis, Stats);
+  if (Cache) {
+    if (!Quiet)
+      errs() << "gradlint: " << Cache->hits() << " of " << Files->size()
+             << (Files->size() == 1 ? " translation unit" : " translation units")
+             << " from the cache\n";
+    Cache->trim();
+  }
+
   gradlint::SourceFiles Sources(SourceRoot);
   unsigned OutsideChangedLines = 0;
   if (Changed)
