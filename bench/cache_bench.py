@@ -7,7 +7,10 @@ times one `gradlint -p DB` process (wall clock, default -j)
             stored
   warm      the same run again: every translation unit from the cache
   one hdr   after an edit to one header: its includers analysed again
-and `--shard`-free, uncached `gradlint -p DB` as the reference. Several
+and uncached `gradlint -p DB` as the reference. Then shard scaling: the
+generated database in N = 1, 2, 4, 8 shards (`--shard I/N`), each shard
+timed alone (in CI they run at once on N machines, so the slowest is the
+wall time), and `gradlint merge` of their reports. Several
 rounds, median and min..max, ratios to the cold run. Corpora: the pullback
 lint cases and the demo (52 files, real standard headers), the refcat
 dense-block examples, and a generated database of 200 translation units
@@ -145,12 +148,47 @@ def report(name, gradlint, work, header, rounds):
               f"{median / cold:.3f}x |")
 
 
+def shard_scaling(gradlint, work, counts):
+    """Each shard of N run one after another here (in CI: N machines at
+    once): the slowest shard is the matrix's wall time; then the merge."""
+    db = work
+    total = len(json.load(open(os.path.join(work, "compile_commands.json"))))
+    print(f"\n### shard scaling: the generated database ({total} translation units), "
+          "one shard after another on this machine\n")
+    print("| N | slowest shard s | fastest shard s | sum of shards s | merge s | "
+          "slowest vs N=1 | files per shard |")
+    print("|---|---|---|---|---|---|---|")
+    base = None
+    for n in counts:
+        times, files, reports = [], [], []
+        for i in range(1, n + 1):
+            report = os.path.join(work, f"shard-{i}-of-{n}.json")
+            cmd = [gradlint, "-p", db, f"--shard={i}/{n}", "--format=json", f"--output={report}"]
+            start = time.perf_counter()
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            times.append(time.perf_counter() - start)
+            if proc.returncode not in (0, 1):
+                sys.exit(f"gradlint failed: {' '.join(cmd)}\n{proc.stderr[-2000:]}")
+            with open(report, encoding="utf-8") as f:
+                files.append(len(json.load(f)["run"]["analysed"]))
+            reports.append(report)
+        start = time.perf_counter()
+        merged = subprocess.run([gradlint, "merge", "--format=json", *reports],
+                                capture_output=True, text=True, cwd=work)
+        merge = time.perf_counter() - start
+        if merged.returncode not in (0, 1):
+            sys.exit(f"gradlint merge failed:\n{merged.stderr[-2000:]}")
+        base = base or max(times)
+        print(f"| {n} | {max(times):.3f} | {min(times):.3f} | {sum(times):.3f} | {merge:.3f} | "
+              f"{max(times) / base:.2f}x | {'/'.join(map(str, files))} |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--units", type=int, default=200)
-    parser.add_argument("--only", default="fixtures,refcat,generated",
+    parser.add_argument("--only", default="fixtures,refcat,generated,shards",
                         help="corpora to run, comma-separated")
     opts = parser.parse_args()
     gradlint = os.path.join(os.path.abspath(opts.build), "bin", "gradlint")
@@ -167,6 +205,11 @@ def main():
             os.makedirs(work)
             header = make(work)
             report(name, gradlint, work, header, opts.rounds)
+        if "shards" in opts.only.split(","):
+            work = os.path.join(tmp, "shards")
+            os.makedirs(work)
+            corpus_generated(work, opts.units)
+            shard_scaling(gradlint, work, (1, 2, 4, 8))
 
 
 if __name__ == "__main__":

@@ -16,6 +16,8 @@
 #include "Findings.h"
 #include "Fixes.h"
 #include "Inputs.h"
+#include "Merge.h"
+#include "Outcome.h"
 #include "NvccCommand.h"
 #include "Report.h"
 #include "SourceFacts.h"
@@ -304,6 +306,15 @@ K, M or G suffix). Default: 1G.
 )"),
                                          cl::init("1G"), cl::cat(GradlintCategory));
 
+static cl::opt<std::string> ShardOption("shard", cl::desc(R"(
+I/N: analyse the I-th of N deterministic parts
+of the files (1 <= I <= N), balanced by size.
+Each CI job runs one part with --format=json;
+`gradlint merge` combines the reports into the
+one a whole run would give (docs/shards.md).
+)"),
+                                        cl::init(""), cl::cat(GradlintCategory));
+
 static cl::opt<bool> AllowNoChecks("allow-no-checks", cl::desc(R"(
 Do not fail when no check is enabled.
 )"),
@@ -476,6 +487,13 @@ int gradlintMain(int Argc, const char **Argv) {
     return usageError("unknown --fail-on '" + FailOn + "': expected error or warning");
   if (!DiffBase.empty() && !LineFilter.empty())
     return usageError("--diff-base and --line-filter are mutually exclusive");
+  std::optional<gradlint::ShardSpec> Shard;
+  if (!ShardOption.empty()) {
+    Shard = gradlint::parseShard(ShardOption);
+    if (!Shard)
+      return usageError("invalid --shard '" + ShardOption +
+                        "': expected I/N with 1 <= I <= N, for example --shard=2/3");
+  }
   // The cache (not with --enable-check-profile, which profiles a real run).
   std::unique_ptr<gradlint::ResultCache> Cache;
   std::string CachePath = CacheDir.getNumOccurrences()
@@ -591,6 +609,9 @@ int gradlintMain(int Argc, const char **Argv) {
     }
   }
 
+  if (Shard)
+    *Files = gradlint::shardOf(*Files, *Shard, SourceRoot);
+
   InitializeAllTargetInfos();
   InitializeAllTargetMCs();
   InitializeAllAsmParsers();
@@ -630,29 +651,23 @@ int gradlintMain(int Argc, const char **Argv) {
   if (Changed)
     OutsideChangedLines = gradlint::keepChangedLines(Errors, *Changed, Sources);
   // Identities read every file with findings: only when something needs them.
+  std::vector<std::string> Analysed = gradlint::analysedNames(*Files, Sources);
+  // Whether the run saw every file of the database (or, for a shard, every
+  // file of its part): the baseline's stale entries may then be anywhere.
+  const bool Complete = WholeDatabase && LineFilter.empty() && !Changed;
   std::vector<gradlint::FindingIdentity> Identities;
-  if (Format != "text" || Baseline || !WriteBaselinePath.empty())
-    Identities = gradlint::identify(Errors, Sources);
-  if (!WriteBaselinePath.empty())
-    if (Error E = gradlint::writeBaseline(WriteBaselinePath, Errors, Identities))
-      return usageError("cannot write baseline '" + WriteBaselinePath +
-                        "': " + toString(std::move(E)));
   std::optional<gradlint::BaselineOutcome> Outcome;
-  if (Baseline) {
-    StringSet<> Analysed;
-    for (const std::string &File : *Files)
-      Analysed.insert(Sources.relativeToRoot(makeAbsolute(File).str().str())
-                          .value_or(makeAbsolute(File).str().str()));
-    Outcome = gradlint::applyBaseline(*Baseline, Errors, Identities,
-                                      WholeDatabase && LineFilter.empty() && !Changed,
-                                      Analysed);
-    gradlint::dropSuppressed(Errors, Identities, Outcome->Suppressed);
-  }
+  gradlint::BaselineSettings Baselines;
+  Baselines.Baseline = Baseline ? &*Baseline : nullptr;
+  Baselines.WritePath = WriteBaselinePath;
+  Baselines.Complete = Complete && !Shard;
+  Baselines.NeedIdentities = Format != "text";
+  if (std::optional<ExitCode> Failed =
+          gradlint::applyBaselines(Errors, Identities, Sources, Baselines, Analysed, Outcome))
+    return *Failed;
 
-  bool ConfigErrors = llvm::any_of(Errors, gradlint::isConfigurationDiagnostic);
-  bool CompilerErrors = llvm::any_of(Errors, [](const ClangTidyError &E) {
-    return E.DiagLevel == ClangTidyError::Error && !gradlint::isConfigurationDiagnostic(E);
-  });
+  bool ConfigErrors = gradlint::hasConfigurationErrors(Errors);
+  bool CompilerErrors = gradlint::hasCompilerErrors(Errors);
   if (LLVM_VERSION_MAJOR < 22 && CompilerErrors && gradlint::anyCudaFile(*Compilations, *Files))
     WithColor::note(errs(), "gradlint")
         << "this gradlint is built against LLVM " << LLVM_VERSION_MAJOR
@@ -682,15 +697,14 @@ int gradlintMain(int Argc, const char **Argv) {
     // The report first: when it cannot be written, nothing is fixed either.
     gradlint::ReportInput In{Errors, Identities, Files->size(), EnabledChecks,
                              Outcome ? &*Outcome : nullptr, &Sources};
-    auto Write = [&](raw_ostream &OS) {
-      (Format == "json" ? gradlint::writeJsonReport : gradlint::writeSarifReport)(OS, In);
-      return Error::success();
-    };
-    if (Output.empty())
-      cantFail(Write(outs()));
-    else if (Error E = writeToOutput(Output, Write))
-      return usageError("cannot write '" + Output + "': " + toString(std::move(E)));
-    outs().flush();
+    In.Analysed = Analysed;
+    In.Complete = Complete;
+    if (Shard) {
+      In.ShardIndex = Shard->Index;
+      In.ShardCount = Shard->Count;
+    }
+    if (std::optional<ExitCode> Failed = gradlint::writeMachineReport(Format, Output, In))
+      return *Failed;
     // handleErrors applies the fixes but also prints text to stdout, where
     // only the report may go.
     if (Behaviour != FB_NoFix) {
@@ -728,25 +742,7 @@ int gradlintMain(int Argc, const char **Argv) {
                        "specified.\nFixes have NOT been applied.\n");
   }
 
-  if (ConfigErrors || RefusedFiles)
-    return gradlint::ExitUsageError;
-  if (CompilerErrors)
-    return gradlint::ExitCompilerErrors;
-  if (WarningsAsErrorsCount) {
-    if (!Quiet)
-      errs() << WarningsAsErrorsCount << " warning"
-             << (WarningsAsErrorsCount == 1 ? "" : "s")
-             << " treated as error"
-             << (WarningsAsErrorsCount == 1 ? "" : "s") << "\n";
-    return gradlint::ExitFindingsAsErrors;
-  }
-  if (FailOn == "warning" && !Errors.empty()) {
-    if (!Quiet)
-      errs() << Errors.size() << " finding" << (Errors.size() == 1 ? "" : "s")
-             << " with --fail-on=warning\n";
-    return gradlint::ExitFindingsAsErrors;
-  }
-  return gradlint::ExitClean;
+  return gradlint::exitStatus(Errors, WarningsAsErrorsCount, RefusedFiles, FailOn, Quiet);
 }
 
 } // namespace
@@ -762,5 +758,8 @@ int main(int Argc, const char **Argv) {
                                          << "\n";
     _exit(gradlint::ExitInternalError);
   });
+  // `gradlint merge ...`: the last stages of a sharded run (Merge.h).
+  if (Argc > 1 && StringRef(Argv[1]) == "merge")
+    return gradlint::mergeMain(Argc - 1, Argv + 1);
   return gradlintMain(Argc, Argv);
 }

@@ -2,7 +2,9 @@
 
 #include "Inputs.h"
 #include "SourceFacts.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
@@ -135,6 +137,57 @@ bool anyCudaFile(const tooling::CompilationDatabase &Database, ArrayRef<std::str
       }
     return false;
   });
+}
+
+std::optional<ShardSpec> parseShard(StringRef Text) {
+  auto [I, N] = Text.split('/');
+  ShardSpec Shard;
+  if (I.getAsInteger(10, Shard.Index) || N.getAsInteger(10, Shard.Count) || Shard.Count == 0 ||
+      Shard.Index == 0 || Shard.Index > Shard.Count)
+    return std::nullopt;
+  return Shard;
+}
+
+std::vector<std::string> shardOf(const std::vector<std::string> &Files, ShardSpec Shard,
+                                 StringRef SourceRoot) {
+  struct Placed {
+    std::string Hash;
+    uint64_t Weight;
+    size_t Index;
+  };
+  std::vector<Placed> Order;
+  uint64_t Total = 0;
+  for (size_t I = 0; I < Files.size(); ++I) {
+    std::string Absolute = makeAbsolute(Files[I]).str().str();
+    StringRef Name = Absolute;
+    if (isInside(Absolute, SourceRoot))
+      Name = Name.drop_front(SourceRoot.size()).ltrim('/');
+    BLAKE3 Hasher;
+    Hasher.update(Name);
+    uint64_t Size = 0;
+    sys::fs::file_size(Absolute, Size);
+    Order.push_back({toHex(Hasher.final()), 4096 + Size, I});
+    Total += 4096 + Size;
+  }
+  llvm::sort(Order, [](const Placed &A, const Placed &B) {
+    return std::tie(A.Hash, A.Index) < std::tie(B.Hash, B.Index);
+  });
+  std::vector<size_t> Chosen;
+  uint64_t Before = 0;
+  for (const Placed &P : Order) {
+    // The part that holds the middle of this file's weight.
+    long double Middle = Before + P.Weight / 2.0L;
+    unsigned Part = std::min<unsigned>(Shard.Count - 1,
+                                       static_cast<unsigned>(Middle * Shard.Count / Total));
+    if (Part + 1 == Shard.Index)
+      Chosen.push_back(P.Index);
+    Before += P.Weight;
+  }
+  llvm::sort(Chosen);
+  std::vector<std::string> Selected;
+  for (size_t I : Chosen)
+    Selected.push_back(Files[I]);
+  return Selected;
 }
 
 } // namespace gradlint

@@ -51,6 +51,20 @@ selectInputs(const std::vector<std::string> &Inputs,
 std::vector<std::string> changedEntries(const std::vector<std::string> &Files,
                                         const ChangedLines &Changed);
 
+/// --shard I/N: the I-th (1-based) of N parts.
+struct ShardSpec {
+  unsigned Index = 1, Count = 1;
+};
+std::optional<ShardSpec> parseShard(llvm::StringRef Text);
+
+/// The files of one shard, in their order. Each file's place comes from a
+/// hash of its path (relative to SourceRoot when inside it), so every
+/// machine computes the same parts; in that order, the files are cut into N
+/// runs of about equal weight (4 KiB plus the file's size, a rough measure
+/// of its parse), so adding a file moves only files at the cuts.
+std::vector<std::string> shardOf(const std::vector<std::string> &Files, ShardSpec Shard,
+                                 llvm::StringRef SourceRoot);
+
 /// Whether one of Files is compiled as CUDA (a .cu file, `-x cuda`, or a
 /// CUDA flag such as --cuda-host-only).
 bool anyCudaFile(const clang::tooling::CompilationDatabase &Database,

@@ -1,6 +1,7 @@
 //===--- JsonReport.cpp - gradlint's --format=json -------------------------===//
 
 #include "Report.h"
+#include "FindingsJson.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
@@ -64,6 +65,9 @@ void writeJsonReport(raw_ostream &OS, const ReportInput &In) {
     Finding["fixes"] = fixesOf(E.Message, E.BuildDirectory, Files);
     Finding["context"] = In.Identities[I].Context;
     Finding["fingerprint"] = In.Identities[I].Fingerprint;
+    // Lossless, for `gradlint merge`: paths as the compiler spelled them,
+    // ranges, warnings promoted to errors.
+    Finding["raw"] = findingToJson(E);
     (findingLevel(E) == "error" ? ErrorCount : Warnings) += 1;
     Findings.push_back(std::move(Finding));
   }
@@ -82,11 +86,22 @@ void writeJsonReport(raw_ostream &OS, const ReportInput &In) {
     Summary["baseline"] = json::Object{{"suppressed", In.Baseline->SuppressedCount},
                                        {"stale", std::move(Stale)}};
   }
+  json::Array Checks, Analysed;
+  for (const std::string &Check : In.EnabledChecks)
+    Checks.push_back(Check);
+  for (const std::string &File : In.Analysed)
+    Analysed.push_back(File);
+  json::Object Run{{"checks", std::move(Checks)},
+                   {"analysed", std::move(Analysed)},
+                   {"complete", In.Complete}};
+  if (In.ShardCount)
+    Run["shard"] = json::Object{{"index", In.ShardIndex}, {"count", In.ShardCount}};
   json::Object Report{
       {"version", 1},
       {"tool", json::Object{{"name", "gradlint"}, {"version", GRADLINT_VERSION}}},
       {"findings", std::move(Findings)},
       {"summary", std::move(Summary)},
+      {"run", std::move(Run)},
   };
   OS << formatv("{0:2}", json::Value(std::move(Report))) << "\n";
 }

@@ -31,6 +31,12 @@ struct ReportInput {
   /// With --baseline: what it suppressed and which of its entries are stale.
   const BaselineOutcome *Baseline = nullptr;
   SourceFiles *Sources = nullptr;
+  /// The files analysed (see analysedNames), whether they were every file
+  /// of the database, and the shard (ShardCount 0: not sharded): what
+  /// `gradlint merge` needs to end the run the shards began.
+  llvm::ArrayRef<std::string> Analysed;
+  bool Complete = false;
+  unsigned ShardIndex = 0, ShardCount = 0;
 };
 
 /// gradlint's JSON report (schema version 1).

@@ -295,8 +295,17 @@ class GradlintCommandTest(ScratchDirTest):
         self.assertEqual(report["version"], 1)
         self.assertEqual(report["tool"]["name"], "gradlint")
         self.assertEqual(report["summary"], {"files": 2, "findings": 2, "warnings": 2, "errors": 0})
+        self.assertEqual(report["run"]["analysed"], ["a.cpp", "b.cpp"])
+        self.assertEqual(report["run"]["complete"], False)  # files named, not the database
+        self.assertIn("gradlint-runtime-concat-axis", report["run"]["checks"])
         first, second = report["findings"]
         self.assertRegex(first.pop("fingerprint"), r"^[0-9a-f]{32}$")
+        # The lossless form gradlint merge reads back.
+        raw = first.pop("raw")
+        self.assertEqual((raw["check"], raw["level"], raw["warningAsError"]),
+                         ("gradlint-runtime-concat-axis", "warning", False))
+        self.assertEqual((raw["message"]["file"], raw["message"]["offset"]),
+                         (os.path.join(self.dir, "a.cpp"), SOURCE.index("3)")))
         self.assertNotEqual(second["fingerprint"], "")
         self.assertEqual(first, {
             "context": "f",
