@@ -18,6 +18,8 @@ PACKAGES=(
   libclang-rt-22-dev  # sanitizer and libFuzzer runtimes: scripts/sanitize.sh, fuzz.sh
   help2man  # the man page, generated from gradlint --help
   pre-commit  # tests/e2e/pre_commit_test.py: the pre-commit framework's hook
+  # tests/e2e/bazel_test.py: the Bazel aspect, offline with Debian's repositories
+  bazel-bootstrap bazel-rules-java bazel-platforms bazel-skylib
 )
 
 # `--llvm19`: also LLVM 19 (Debian 12's clang-tidy-19), for `make test-llvm19`.
