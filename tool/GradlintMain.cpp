@@ -71,6 +71,10 @@ gradlint finds type instability in C++ automatic-differentiation code
 Configuration is read from the closest .clang-tidy file, exactly as
 clang-tidy does; --config/--config-file replace it.
 
+`gradlint merge REPORT.json...` combines the JSON reports of the shards
+of one run (--shard I/N) into that run's report and exit status; see
+`gradlint merge --help`.
+
 Exit codes:
   0  no findings, or warnings only
   1  findings promoted to errors by --warnings-as-errors, or any

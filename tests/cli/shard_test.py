@@ -139,6 +139,12 @@ class ShardTest(ScratchDirTest):
         merged = self.merge("--format=json", *reports)
         self.assertEqual(merged.stdout, self.gradlint("--format=json").stdout)
 
+    def test_help(self):
+        r = self.merge("--help")
+        self.assertEqual(r.returncode, 0)
+        self.assertTrue(r.stdout.startswith("usage: gradlint merge"), r.stdout)
+        self.assertIn("gradlint merge REPORT.json", self.gradlint("--help").stdout)
+
     def test_bad_shards_and_reports(self):
         for bad in ("0/3", "4/3", "1/0", "x", "1/2/3", "-1/2"):
             r = self.gradlint(f"--shard={bad}")
