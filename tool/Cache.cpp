@@ -2,9 +2,9 @@
 
 #include "Cache.h"
 #include "FindingsJson.h"
+#include "SourceFacts.h"
 #include "gradlint/LlvmCompat.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -22,18 +22,12 @@ namespace {
 /// The version of the entry format: entries of another are misses.
 constexpr int EntryFormat = 1;
 
-std::string hashOf(StringRef Data) {
-  BLAKE3 Hasher;
-  Hasher.update(Data);
-  return toHex(Hasher.final(), /*LowerCase=*/true);
-}
-
 /// The gradlint executable's contents: any rebuild is another tool.
 std::string toolHash() {
   static int Anchor;
   std::string Self = sys::fs::getMainExecutable("gradlint", &Anchor);
   ErrorOr<std::unique_ptr<MemoryBuffer>> Binary = MemoryBuffer::getFile(Self);
-  return hashOf(Binary ? (*Binary)->getBuffer() : StringRef(Self));
+  return blake3Hex(Binary ? (*Binary)->getBuffer() : StringRef(Self));
 }
 
 } // namespace
@@ -148,7 +142,7 @@ std::string ResultCache::key(StringRef File, const std::vector<tooling::CompileC
     Field(Name);
     Field(Value ? "=" + *Value : "unset");
   }
-  return hashOf(Text);
+  return blake3Hex(Text);
 }
 
 std::string ResultCache::entryPath(StringRef Key) const {
@@ -176,13 +170,13 @@ std::string ResultCache::stateOf(StringRef Path, bool Listing) {
     for (sys::fs::directory_iterator It(Path, EC), End; It != End && !EC; It.increment(EC))
       Names.push_back(std::string(sys::path::filename(It->path())));
     llvm::sort(Names);
-    State = "list:" + hashOf(join(Names, "\n")) + (EC ? ":" + EC.message() : "");
+    State = "list:" + blake3Hex(join(Names, "\n")) + (EC ? ":" + EC.message() : "");
   } else if (sys::fs::is_directory(Status)) {
     State = "dir";
   } else {
     ErrorOr<std::unique_ptr<MemoryBuffer>> Contents =
         MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-    State = Contents ? "file:" + hashOf((*Contents)->getBuffer()) : "unreadable";
+    State = Contents ? "file:" + blake3Hex((*Contents)->getBuffer()) : "unreadable";
   }
   std::lock_guard<std::mutex> Guard(StateLock);
   return States.try_emplace(Id, State).first->second;

@@ -613,8 +613,9 @@ int gradlintMain(int Argc, const char **Argv) {
     }
   }
 
+  gradlint::SourceFiles Sources(SourceRoot);
   if (Shard)
-    *Files = gradlint::shardOf(*Files, *Shard, SourceRoot);
+    *Files = gradlint::shardOf(*Files, *Shard, Sources);
 
   InitializeAllTargetInfos();
   InitializeAllTargetMCs();
@@ -650,7 +651,6 @@ int gradlintMain(int Argc, const char **Argv) {
     Cache->trim();
   }
 
-  gradlint::SourceFiles Sources(SourceRoot);
   unsigned OutsideChangedLines = 0;
   if (Changed)
     OutsideChangedLines = gradlint::keepChangedLines(Errors, *Changed, Sources);

@@ -2,9 +2,7 @@
 
 #include "Inputs.h"
 #include "SourceFacts.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
@@ -149,7 +147,7 @@ std::optional<ShardSpec> parseShard(StringRef Text) {
 }
 
 std::vector<std::string> shardOf(const std::vector<std::string> &Files, ShardSpec Shard,
-                                 StringRef SourceRoot) {
+                                 SourceFiles &Sources) {
   struct Placed {
     std::string Hash;
     uint64_t Weight;
@@ -159,14 +157,10 @@ std::vector<std::string> shardOf(const std::vector<std::string> &Files, ShardSpe
   uint64_t Total = 0;
   for (size_t I = 0; I < Files.size(); ++I) {
     std::string Absolute = makeAbsolute(Files[I]).str().str();
-    StringRef Name = Absolute;
-    if (isInside(Absolute, SourceRoot))
-      Name = Name.drop_front(SourceRoot.size()).ltrim('/');
-    BLAKE3 Hasher;
-    Hasher.update(Name);
     uint64_t Size = 0;
     sys::fs::file_size(Absolute, Size);
-    Order.push_back({toHex(Hasher.final()), 4096 + Size, I});
+    Order.push_back(
+        {blake3Hex(Sources.relativeToRoot(Absolute).value_or(Absolute)), 4096 + Size, I});
     Total += 4096 + Size;
   }
   llvm::sort(Order, [](const Placed &A, const Placed &B) {

@@ -11,6 +11,7 @@
 
 #include "ChangedLines.h"
 #include "ExitCodes.h"
+#include "SourceFacts.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/Twine.h"
@@ -58,12 +59,13 @@ struct ShardSpec {
 std::optional<ShardSpec> parseShard(llvm::StringRef Text);
 
 /// The files of one shard, in their order. Each file's place comes from a
-/// hash of its path (relative to SourceRoot when inside it), so every
+/// hash of its name as baselines give it (its real path relative to the
+/// source root when inside it: Sources.relativeToRoot), so every
 /// machine computes the same parts; in that order, the files are cut into N
 /// runs of about equal weight (4 KiB plus the file's size, a rough measure
 /// of its parse), so adding a file moves only files at the cuts.
 std::vector<std::string> shardOf(const std::vector<std::string> &Files, ShardSpec Shard,
-                                 llvm::StringRef SourceRoot);
+                                 SourceFiles &Sources);
 
 /// Whether one of Files is compiled as CUDA (a .cu file, `-x cuda`, or a
 /// CUDA flag such as --cuda-host-only).

@@ -5,6 +5,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/SHA1.h"
 #include <map>
 #include <tuple>
@@ -458,6 +459,12 @@ std::vector<FindingIdentity> identify(ArrayRef<ClangTidyError> Errors, SourceFil
     Result.push_back(std::move(Id));
   }
   return Result;
+}
+
+std::string blake3Hex(StringRef Data) {
+  BLAKE3 Hasher;
+  Hasher.update(Data);
+  return toHex(Hasher.final(), /*LowerCase=*/true);
 }
 
 } // namespace gradlint

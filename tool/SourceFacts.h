@@ -51,6 +51,10 @@ std::optional<std::string> realPath(llvm::StringRef Path);
 /// True when \p Path is \p Directory or inside it (both absolute).
 bool isInside(llvm::StringRef Path, llvm::StringRef Directory);
 
+/// BLAKE3 of \p Data as lowercase hex: the content hash of the result cache's
+/// keys and entries and of --shard's placement.
+std::string blake3Hex(llvm::StringRef Data);
+
 /// The source root: the top of the git work tree containing the current
 /// directory, or the current directory outside one (real path).
 std::string findSourceRoot();
