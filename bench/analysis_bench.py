@@ -7,7 +7,9 @@ For each corpus, times (whole process, wall clock) and peak memory of
   (c) gradlint (all gradlint checks)
   (d) gradlint with one check configured to match nothing (driver overhead)
 and, for the fix proof, the same on a file with fixes to prove and on one
-without.
+without; and the cost of whole-program axis provenance (gradlint -p over a
+generated database of --units translation units whose axis parameters are
+passed across files, with and without --whole-program).
 measured interleaved (a b c d a b c d ...), several rounds, and prints the
 median (min..max) and the ratio of medians to (a). A report, not a test.
 
@@ -62,7 +64,8 @@ def main():
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--functions", type=int, default=3000)
-    parser.add_argument("--only", default="fixtures,refcat,proof,large,headers,scaling",
+    parser.add_argument("--units", type=int, default=200)
+    parser.add_argument("--only", default="fixtures,refcat,proof,large,headers,scaling,wholeprogram",
                         help="comma-separated corpora to run (default: all)")
     opts = parser.parse_args()
     only = set(opts.only.split(","))
@@ -109,6 +112,8 @@ def main():
                        build, opts.rounds)
         if "scaling" in only:
             run_scaling(fixtures, fixture_flags, build, opts.rounds, tmp)
+        if "wholeprogram" in only:
+            run_whole_program(build, opts.rounds, opts.units, tmp)
 
 
 def run_proof(build, rounds):
@@ -141,6 +146,59 @@ def run_scaling(files, flags, build, rounds, tmp):
     for j in jobs[1:]:
         print(f"\nspeed-up of -j {j} over -j 1 (ratio of medians): "
               f"{base / statistics.median(times[f'gradlint -j {j}']):.2f}x")
+
+WHOLE_PROGRAM_HEADER = """#pragma once
+#include "tensor.h"
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+using T = mock::Tensor<float, 4>;
+{declarations}
+"""
+WHOLE_PROGRAM_SOURCE = """#include "layers.h"
+T layer{u}(const T &x, int axis) {{
+  T y = mock::cat(x, x, axis);
+  return {previous};
+}}
+T entry{u}(const T &x) {{ return layer{u}(x, {axis}); }}
+"""
+
+
+def run_whole_program(build, rounds, units, tmp):
+    """gradlint -p over a database in which unit u defines layer_u(x, axis)
+    (a concatenation on its axis parameter, passed on to layer_{u-1} in
+    another file) and calls it with a constant: every finding's notes trace
+    calls in other translation units. Default settings, so no signature
+    fix (external linkage): this measures the index and its resolution."""
+    directory = os.path.join(tmp, "whole-program")
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "layers.h"), "w", encoding="utf-8") as f:
+        f.write(WHOLE_PROGRAM_HEADER.format(
+            declarations="\n".join(f"T layer{u}(const T &x, int axis);" for u in range(units))))
+    files = []
+    for u in range(units):
+        path = os.path.join(directory, f"unit{u}.cpp")
+        previous = f"layer{u - 1}(y, axis)" if u else "y"
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(WHOLE_PROGRAM_SOURCE.format(u=u, previous=previous, axis=u % 4))
+        files.append(path)
+    flags = ["-std=c++17", f"-I{INCLUDE}"]
+    with open(os.path.join(directory, "compile_commands.json"), "w", encoding="utf-8") as f:
+        json.dump([{"directory": directory, "file": p, "arguments": ["clang++", *flags, "-c", p]}
+                   for p in files], f)
+    gradlint = os.path.join(build, "bin", "gradlint")
+    jobs = str(os.cpu_count() or 1)
+    commands = {
+        "gradlint -p (whole program)": [[gradlint, "-p", directory, "-j", jobs, "--quiet"]],
+        "gradlint -p --whole-program=false": [[gradlint, "-p", directory, "-j", jobs, "--quiet",
+                                               "--whole-program=false"]],
+    }
+    times, peaks = interleaved(commands, rounds)
+    print(f"\n### whole-program provenance: a database of {units} translation units, -j {jobs}\n")
+    print_table("command", times, peaks, "gradlint -p --whole-program=false", "per file")
+
 
 if __name__ == "__main__":
     main()

@@ -13,7 +13,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "RuntimeConcatAxisCheck.h"
+#include "utils/AxisFlow.h"
 #include "utils/CallSites.h"
+#include "utils/FixBuilder.h"
 #include "utils/Spelling.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -85,75 +87,6 @@ bool isInTemplateInstantiation(const CallExpr *Call, ASTContext &Ctx) {
   return false;
 }
 
-/// Builds the text edits of one fix; any location that is not plain file
-/// text (a macro expansion) makes the whole fix unavailable.
-class FixBuilder {
-public:
-  FixBuilder(const ASTContext &Ctx)
-      : SM(Ctx.getSourceManager()), LangOpts(Ctx.getLangOpts()) {}
-
-  std::optional<CharSourceRange> fileRange(SourceRange R) {
-    CharSourceRange Range = Lexer::makeFileCharRange(
-        CharSourceRange::getTokenRange(R), SM, LangOpts);
-    if (Range.isInvalid())
-      return std::nullopt;
-    return Range;
-  }
-  llvm::StringRef text(CharSourceRange R) {
-    return Lexer::getSourceText(R, SM, LangOpts);
-  }
-  std::optional<CharSourceRange> span(SourceLocation Begin,
-                                      SourceLocation End) {
-    if (Begin.isMacroID() || End.isMacroID())
-      return std::nullopt;
-    return CharSourceRange::getCharRange(Begin, End);
-  }
-
-  /// The range to delete so that argument \p Index disappears together with
-  /// one neighbouring comma.
-  std::optional<CharSourceRange>
-  argumentRemoval(llvm::ArrayRef<const Expr *> Args, unsigned Index) {
-    std::optional<CharSourceRange> Self = fileRange(Args[Index]->getSourceRange());
-    if (!Self)
-      return std::nullopt;
-    if (Index + 1 < Args.size()) {
-      std::optional<CharSourceRange> Next =
-          fileRange(Args[Index + 1]->getSourceRange());
-      return Next ? span(Self->getBegin(), Next->getBegin()) : std::nullopt;
-    }
-    if (Index > 0) {
-      std::optional<CharSourceRange> Prev =
-          fileRange(Args[Index - 1]->getSourceRange());
-      return Prev ? span(Prev->getEnd(), Self->getEnd()) : std::nullopt;
-    }
-    return Self;
-  }
-
-private:
-  const SourceManager &SM;
-  const LangOptions &LangOpts;
-};
-
-/// Whether \p E has a `>` or `>>` outside any parentheses, which would end a
-/// template argument list early.
-bool hasUnparenthesizedGreater(const Stmt *S) {
-  if (const auto *BO = dyn_cast<BinaryOperator>(S))
-    if (BO->getOpcode() == BO_GT || BO->getOpcode() == BO_Shr)
-      return true;
-  if (isa<ParenExpr, CallExpr>(S))
-    return false;
-  return llvm::any_of(S->children(), [](const Stmt *Child) {
-    return Child && hasUnparenthesizedGreater(Child);
-  });
-}
-
-/// The axis as it will be written inside `<...>`.
-std::string templateArgumentText(const Expr *Axis, llvm::StringRef AxisText) {
-  if (hasUnparenthesizedGreater(Axis))
-    return ("(" + AxisText + ")").str();
-  return AxisText.str();
-}
-
 /// Whether \p Loc is where one of the form's overloads is declared (where
 /// the compiler's notes on candidates point).
 bool isFormOverload(SourceLocation Loc, const CompileTimeForm &Form,
@@ -201,7 +134,9 @@ RuntimeConcatAxisCheck::RuntimeConcatAxisCheck(StringRef Name,
       CompileTimeFormsOption(Options.get("CompileTimeForms", "")),
       FlagWithoutCompileTimeForm(
           Options.get("FlagWithoutCompileTimeForm", false)),
-      MaxCallSiteNotes(Options.get("MaxCallSiteNotes", 8U)) {
+      MaxCallSiteNotes(Options.get("MaxCallSiteNotes", 8U)),
+      RewriteSignaturesOption(Options.get("RewriteSignatures", "internal")),
+      Sink(FlowSink::find(Context)) {
   parseOptions();
 }
 
@@ -209,6 +144,14 @@ void RuntimeConcatAxisCheck::parseOptions() {
   FunctionNames = namePatternOption("FunctionNames", FunctionNamesOption);
   AxisParameterNames =
       namePatternOption("AxisParameterNames", AxisParameterNamesOption);
+  if (RewriteSignaturesOption == "none")
+    RewriteSignatures = SignatureRewrites::None;
+  else if (RewriteSignaturesOption == "all")
+    RewriteSignatures = SignatureRewrites::All;
+  else if (RewriteSignaturesOption != "internal")
+    configurationDiag("invalid RewriteSignatures '%0' for %1: expected "
+                      "'none', 'internal' or 'all'")
+        << RewriteSignaturesOption << getID();
   std::string Error;
   if (!AxisArguments.parse(AxisArgumentsOption, Error))
     configurationDiag("invalid AxisArguments entry for %0: %1")
@@ -242,6 +185,7 @@ void RuntimeConcatAxisCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CompileTimeForms", CompileTimeFormsOption);
   Options.store(Opts, "FlagWithoutCompileTimeForm", FlagWithoutCompileTimeForm);
   Options.store(Opts, "MaxCallSiteNotes", MaxCallSiteNotes);
+  Options.store(Opts, "RewriteSignatures", RewriteSignaturesOption);
 }
 
 bool RuntimeConcatAxisCheck::isConcatFunction(const FunctionDecl &FD) const {
@@ -260,6 +204,10 @@ void RuntimeConcatAxisCheck::registerMatchers(MatchFinder *Finder) {
                callee(functionDecl(concatFunction(this)).bind("callee")))
           .bind("call"),
       this);
+  // The gradlint command records every translation unit's calls, even one
+  // without a concatenation (see finishTranslationUnit).
+  if (Sink)
+    Finder->addMatcher(translationUnitDecl().bind("unit"), this);
 }
 
 std::optional<unsigned>
@@ -287,9 +235,12 @@ RuntimeConcatAxisCheck::configuredForm(llvm::StringRef QualifiedName) const {
 }
 
 void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
+  ASTContext &Ctx = *Result.Context;
+  Matched = &Ctx;
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   const auto *Callee = Result.Nodes.getNodeAs<FunctionDecl>("callee");
-  ASTContext &Ctx = *Result.Context;
+  if (!Call)
+    return;
 
   std::string QualifiedName;
   if (!AxisArguments.empty() || !CompileTimeForms.empty())
@@ -326,9 +277,6 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
   }
 
   Finding F{Axis, Named, classifyAxis(Axis, Ctx), *Form};
-  if (F.Provenance.Origin == AxisOrigin::Parameter)
-    if (const auto *Fn = dyn_cast<FunctionDecl>(F.Provenance.Param->getDeclContext()))
-      ParameterTargets.insert(callTarget(Fn));
   // The call rewritten to the compile-time form is the fix for a constant
   // axis; for any other axis it is only a question to the compiler (axis 0):
   // does the form take these arguments at all?
@@ -338,6 +286,18 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
       F.fixable() && AxisRange ? Fixes.text(*AxisRange).str() : std::string("0");
   std::vector<FixItHint> Rewrite =
       rewriteCall(Call, Callee, *Form, Args, *Index, AxisText, Ctx);
+  if (F.Provenance.Origin == AxisOrigin::Parameter &&
+      isa<FunctionDecl>(F.Provenance.Param->getDeclContext())) {
+    // Once the parameter is a template parameter of the same name, the
+    // axis as written is a constant expression.
+    std::vector<FixItHint> WithParameter;
+    if (AxisRange)
+      WithParameter = rewriteCall(Call, Callee, *Form, Args, *Index,
+                                  Fixes.text(*AxisRange), Ctx);
+    ParameterFindings.push_back(
+        {F, std::move(WithParameter), questionFor(Call, Rewrite, Ctx)});
+    return;
+  }
   auto Emit = [this, F, &Ctx](llvm::ArrayRef<FixItHint> Proved,
                               const ProofOutcome &Proof) {
     emit(F, Proved, Proof, Ctx);
@@ -512,22 +472,28 @@ static bool formRejectsArguments(const ProofOutcome &Proof,
   return Rejected;
 }
 
+bool RuntimeConcatAxisCheck::noFormForArguments(const Finding &F,
+                                                const ProofOutcome &Proof,
+                                                const SourceManager &SM) {
+  if (!Proof.withdrawn() || !formRejectsArguments(Proof, F.Form, SM))
+    return false;
+  if (FlagWithoutCompileTimeForm)
+    diag(F.Axis->getBeginLoc(), "%q0 takes its axis at run time and has no "
+                                "compile-time axis form for these arguments")
+        << F.Callee << F.Axis->getSourceRange();
+  return true;
+}
+
 void RuntimeConcatAxisCheck::emit(const Finding &F,
                                   llvm::ArrayRef<FixItHint> Proved,
                                   const ProofOutcome &Proof, ASTContext &Ctx) {
   const Expr *Axis = F.Axis;
   const SourceManager &SM = Ctx.getSourceManager();
-  if (Proof.withdrawn() && formRejectsArguments(Proof, F.Form, SM)) {
-    if (FlagWithoutCompileTimeForm)
-      diag(Axis->getBeginLoc(), "%q0 takes its axis at run time and has no "
-                                "compile-time axis form for these arguments")
-          << F.Callee << Axis->getSourceRange();
+  if (noFormForArguments(F, Proof, SM))
     return;
-  }
   const NamedDecl *FormDecl = F.Form.Declaration;
   switch (F.Provenance.Origin) {
-  case AxisOrigin::Parameter:
-    reportParameterFinding(F, Ctx);
+  case AxisOrigin::Parameter: // see reportParameterFindings
     return;
   case AxisOrigin::Runtime:
     diag(Axis->getBeginLoc(), "axis passed to %q0 is a runtime value, so the "
@@ -585,62 +551,85 @@ void RuntimeConcatAxisCheck::emit(const Finding &F,
   }
 }
 
-void RuntimeConcatAxisCheck::reportParameterFinding(const Finding &F,
-                                                    ASTContext &Ctx) {
-  const ParmVarDecl *Param = F.Provenance.Param;
+void RuntimeConcatAxisCheck::reportParameterFindings(ASTContext &Ctx) {
+  // The calls of this translation unit, into the command's collection when
+  // there is one: the whole compilation database's are resolved there.
+  UnitFlow Local;
+  UnitFlow &Flow = Sink ? *Sink : Local;
+  collectFlow(Ctx, Flow);
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<FlowPoint> At;
+  for (const ParameterFinding &P : ParameterFindings) {
+    const ParmVarDecl *Param = P.F.Provenance.Param;
+    const auto *Fn = cast<FunctionDecl>(Param->getDeclContext());
+    FlowRoot Root;
+    Root.Function = flowKey(Fn);
+    Root.Param = Param->getFunctionScopeIndex();
+    Root.At = flowPoint(P.F.Axis->getBeginLoc(), SM);
+    Root.Mode = RewriteSignatures;
+    Root.MaxNotes = MaxCallSiteNotes;
+    for (const FixItHint &Hint : P.Rewrite) {
+      std::optional<FlowEdit> E = flowEdit(Hint, SM, getLangOpts());
+      if (!E) {
+        Root.Edits.clear();
+        break;
+      }
+      Root.Edits.push_back(std::move(*E));
+    }
+    if (llvm::none_of(Flow.Functions, [&](const FlowFunction &Known) {
+          return Known.Key == Root.Function && Known.Param == Root.Param;
+        }))
+      Flow.Functions.push_back(describeFunction(Fn, Root.Param, Ctx));
+    At.push_back(Root.At);
+    Flow.Roots.push_back(std::move(Root));
+  }
+  FlowProgram Program({&Flow}, /*WholeProgram=*/false, "this translation unit");
+  std::vector<FlowProgram::Plan> Plans = Program.resolveAll();
+  for (size_t I = 0; I < ParameterFindings.size(); ++I) {
+    const Finding &F = ParameterFindings[I].F;
+    auto Root = llvm::find_if(Program.roots(), [&](const FlowRoot &R) {
+      return R.At.File == At[I].File && R.At.Offset == At[I].Offset;
+    });
+    FlowProgram::Plan Plan = Plans[Root - Program.roots().begin()];
+    auto Emit = [this, F, Plan, &SM](llvm::ArrayRef<FixItHint> Proved,
+                                     const ProofOutcome &Proof) {
+      if (!noFormForArguments(F, Proof, SM))
+        reportParameterFinding(F, Plan, Proved, Proof);
+    };
+    if (Plan.Edits.empty()) {
+      ask(Ctx, ParameterFindings[I].Question, Emit);
+      continue;
+    }
+    std::vector<FixItHint> Fix;
+    for (const FlowEdit &E : Plan.Edits)
+      Fix.push_back(FixItHint::CreateReplacement(
+          CharSourceRange::getCharRange(E.Begin, E.Begin.getLocWithOffset(E.Length)),
+          E.Text));
+    report(Ctx, std::move(Fix), Emit);
+  }
+  ParameterFindings.clear();
+}
+
+void RuntimeConcatAxisCheck::reportParameterFinding(
+    const Finding &F, const FlowProgram::Plan &Plan,
+    llvm::ArrayRef<FixItHint> Proved, const ProofOutcome &Proof) {
   diag(F.Axis->getBeginLoc(),
        "axis passed to %q0 comes from parameter %1, so the rank of the "
        "result is only known at run time")
-      << F.Callee << Param << F.Axis->getSourceRange();
-  const auto *Fn = dyn_cast<FunctionDecl>(Param->getDeclContext());
-  if (!Fn)
-    return;
-  if (CallSitesContext != &Ctx) {
-    CallSites.emplace(Ctx, ParameterTargets);
-    CallSitesContext = &Ctx;
-  }
-  llvm::ArrayRef<const CallExpr *> Calls = CallSites->callsTo(callTarget(Fn));
-  const auto *Function = cast<NamedDecl>(diagnosticDecl(Fn));
-  bool AllConstant = !Calls.empty();
-  unsigned Shown = 0;
-  for (const CallExpr *Caller : Calls) {
-    const Expr *Arg =
-        argumentForParameter(Caller, Param->getFunctionScopeIndex());
-    std::optional<llvm::APSInt> Value =
-        Arg ? evaluateAxis(Arg, Ctx) : std::nullopt;
-    AllConstant &= Value.has_value();
-    if (Shown++ >= MaxCallSiteNotes)
-      continue;
-    SourceLocation Loc = Arg ? Arg->getBeginLoc() : Caller->getBeginLoc();
-    if (Value)
-      diag(Loc, "%0 is called here with axis %1", DiagnosticIDs::Note)
-          << Function << toString(*Value, 10);
-    else
-      diag(Loc, "%0 is called here with an axis that is not a "
-                "compile-time constant",
-           DiagnosticIDs::Note)
-          << Function;
-  }
-  if (Calls.size() > MaxCallSiteNotes)
-    diag(Param->getLocation(), "%0 more calls to %1 not shown",
-         DiagnosticIDs::Note)
-        << static_cast<unsigned>(Calls.size() - MaxCallSiteNotes) << Function;
-  if (Calls.empty())
-    diag(Param->getLocation(), "%0 is not called in this translation unit",
-         DiagnosticIDs::Note)
-        << Function;
-  else if (AllConstant)
-    diag(Param->getLocation(),
-         "every call passes a constant: make %0 a template parameter of "
-         "%1 and call the compile-time form",
-         DiagnosticIDs::Note)
-        << Param << Function;
+      << F.Callee << F.Provenance.Param << F.Axis->getSourceRange() << Proved;
+  for (const FlowProgram::Note &N : Plan.Notes)
+    diag(N.At.Loc, "%0", DiagnosticIDs::Note) << N.Text;
+  if (!Plan.Edits.empty())
+    noteWithdrawn(F.Axis->getBeginLoc(), Proof);
   if (F.Form.Declaration)
     diag(F.Form.Declaration->getLocation(), "compile-time form declared here",
          DiagnosticIDs::Note);
 }
 
 void RuntimeConcatAxisCheck::finishTranslationUnit() {
+  if (Matched && (Sink || !ParameterFindings.empty()))
+    reportParameterFindings(*Matched);
+  Matched = nullptr;
   Reported.clear();
   Forms.clear();
 }

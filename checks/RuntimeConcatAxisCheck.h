@@ -3,6 +3,7 @@
 #ifndef GRADLINT_CHECKS_RUNTIMECONCATAXISCHECK_H
 #define GRADLINT_CHECKS_RUNTIMECONCATAXISCHECK_H
 
+#include "utils/AxisFlow.h"
 #include "utils/AxisProvenance.h"
 #include "utils/CallSites.h"
 #include "utils/CompileTimeForm.h"
@@ -72,9 +73,26 @@ private:
   std::vector<FixItHint> questionFor(const CallExpr *Call,
                                      llvm::ArrayRef<FixItHint> Rewrite,
                                      ASTContext &Ctx) const;
+  /// A finding whose axis is a parameter, held until the translation unit
+  /// is matched: its notes and fix need every call of the function.
+  struct ParameterFinding {
+    Finding F;
+    /// The call rewritten with the parameter as the axis.
+    std::vector<FixItHint> Rewrite;
+    /// The question for the compiler (see questionFor).
+    std::vector<FixItHint> Question;
+  };
+
   void emit(const Finding &F, llvm::ArrayRef<FixItHint> Proved,
             const ProofOutcome &Proof, ASTContext &Ctx);
-  void reportParameterFinding(const Finding &F, ASTContext &Ctx);
+  /// Whether the compiler said the compile-time form does not take the
+  /// call's arguments; then the finding is this one instead.
+  bool noFormForArguments(const Finding &F, const ProofOutcome &Proof,
+                          const SourceManager &SM);
+  void reportParameterFindings(ASTContext &Ctx);
+  void reportParameterFinding(const Finding &F, const FlowProgram::Plan &Plan,
+                              llvm::ArrayRef<FixItHint> Proved,
+                              const ProofOutcome &Proof);
 
   // Options, as written (for storeOptions) and parsed.
   const std::string FunctionNamesOption;
@@ -83,6 +101,11 @@ private:
   const std::string CompileTimeFormsOption;
   const bool FlagWithoutCompileTimeForm;
   const unsigned MaxCallSiteNotes;
+  const std::string RewriteSignaturesOption;
+  SignatureRewrites RewriteSignatures = SignatureRewrites::Internal;
+  /// Where the gradlint command collects this translation unit's facts
+  /// (see FlowSink); null in the front ends that see one file at a time.
+  UnitFlow *const Sink;
 
   NamePattern FunctionNames;
   NamePattern AxisParameterNames;
@@ -97,9 +120,8 @@ private:
   llvm::DenseSet<SourceLocation> Reported;
   /// The functions whose parameters are axes, and their callers (built once
   /// the first such finding is emitted).
-  llvm::SmallPtrSet<const FunctionDecl *, 8> ParameterTargets;
-  std::optional<CallSiteIndex> CallSites;
-  const ASTContext *CallSitesContext = nullptr;
+  std::vector<ParameterFinding> ParameterFindings;
+  ASTContext *Matched = nullptr;
 };
 
 } // namespace clang::tidy::gradlint

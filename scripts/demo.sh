@@ -3,8 +3,11 @@
 # (fixtures/refcat/examples/dense_block_erased.cpp): its diagnostics with
 # fix-its, the diff --fix makes, a second run that finds nothing, both
 # versions built and run (same output, bitwise), their compile times and
-# their training-step times; then what gradlint reports but cannot fix
-# (fixtures/demo/dense_block.cpp: a genuinely runtime axis, with notes).
+# their training-step times; then the same block split over three files,
+# with the axis passed down as a parameter (fixtures/refcat/examples/layered:
+# gradlint over its compilation database fixes every file at once); then
+# what gradlint reports but cannot fix (fixtures/demo/dense_block.cpp: a
+# genuinely runtime axis, with notes).
 # Fails if any of that breaks. Needs the gradlint and dense_block_bench
 # targets of the build directory given as $1 (make demo builds them).
 set -euo pipefail
@@ -80,7 +83,31 @@ banner "6. training-step time, before and after (build/bin/dense_block_bench)"
 cmp "$cmake_fixed" "$work/dense_block_erased.cpp"
 "$bench"
 
-banner "7. what gradlint reports but cannot fix: fixtures/demo/dense_block.cpp"
+banner "7. the axis passed down as a parameter, across files: $examples/layered"
+cp -r "$examples/layered" "$work/layered"
+python3 - "$work/layered" "${refcat_flags[@]}" <<'PY'
+import json, os, sys
+d, flags = sys.argv[1], sys.argv[2:]
+json.dump([{"directory": d, "file": os.path.join(d, f), "arguments": ["clang++", *flags, "-c", os.path.join(d, f)]}
+           for f in ("grow.cpp", "block.cpp", "main.cpp")], open(os.path.join(d, "compile_commands.json"), "w"))
+PY
+layered=("$work/layered/grow.cpp" "$work/layered/block.cpp" "$work/layered/main.cpp")
+"$clangxx" "${refcat_flags[@]}" -O2 "${layered[@]}" -o "$work/layered-before"
+(cd "$work/layered" && "$gradlint" --quiet -p . 2>&1 | sed "s|$work/||g")
+(cd "$work/layered" && "$gradlint" --quiet -p . --fix >/dev/null 2>&1)
+changed=0
+for f in layers.h grow.cpp block.cpp main.cpp; do
+  diff -u --label "before/$f" --label "after/$f" "$examples/layered/$f" "$work/layered/$f" || changed=1
+done
+[ "$changed" = 1 ] || { echo "demo: --fix changed nothing in the layered project" >&2; exit 1; }
+"$clangxx" "${refcat_flags[@]}" -O2 "${layered[@]}" -o "$work/layered-after"
+if ! cmp -s <("$work/layered-before") <("$work/layered-after"); then
+  echo "demo: the fixed layered project computes something else" >&2
+  exit 1
+fi
+"$work/layered-after" | sed 's/^/before and after: /'
+
+banner "8. what gradlint reports but cannot fix: fixtures/demo/dense_block.cpp"
 cp fixtures/demo/dense_block.cpp "$work/dense_block.cpp"
 mock_flags=(-std=c++17 "-I$root/fixtures/lint/include")
 "$gradlint" --quiet --fix "$work/dense_block.cpp" -- "${mock_flags[@]}" >/dev/null 2>&1 || true

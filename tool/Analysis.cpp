@@ -17,6 +17,7 @@
 using namespace llvm;
 using namespace clang;
 using namespace clang::tidy;
+namespace flow = clang::tidy::gradlint;
 
 namespace gradlint {
 namespace {
@@ -40,6 +41,21 @@ ClangTidyStats statsSince(const ClangTidyStats &Before, const ClangTidyStats &Af
   return D;
 }
 
+/// While it lives, the checks created for analyses with Context record
+/// their whole-program facts into Flow.
+class FlowCollection {
+public:
+  FlowCollection(const ClangTidyContext &Context, flow::UnitFlow &Flow) : Context(&Context) {
+    flow::FlowSink::attach(this->Context, &Flow);
+  }
+  ~FlowCollection() { flow::FlowSink::detach(Context); }
+  FlowCollection(const FlowCollection &) = delete;
+  FlowCollection &operator=(const FlowCollection &) = delete;
+
+private:
+  const ClangTidyContext *Context;
+};
+
 } // namespace
 
 std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
@@ -50,9 +66,16 @@ std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
     // One file after another: each prints its own profile table on stderr
     // (as clang-tidy does), and tables from parallel workers would interleave.
     auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::createPhysicalFileSystem());
+    flow::UnitFlow Flow;
+    std::optional<FlowCollection> Collecting;
+    if (Settings.Flows)
+      Collecting.emplace(MainContext, Flow);
     std::vector<ClangTidyError> Errors =
         compat::runClangTidy(MainContext, Database, Files, BaseFS, Settings.ApplyAnyFix, true,
                              makeAbsolute(Settings.StoreProfile), Settings.Quiet);
+    Collecting.reset();
+    if (Settings.Flows)
+      Settings.Flows->push_back(std::move(Flow));
     Stats = MainContext.getStats();
     sortAndDeduplicate(Errors);
     return Errors;
@@ -81,6 +104,7 @@ std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
   // What each worker took from the cache (its context counted the rest).
   std::vector<ClangTidyStats> CachedStats(Workers);
   std::atomic<bool> MainAnalysed = false;
+  std::vector<flow::UnitFlow> Flows(Settings.Flows ? Files.size() : 0);
   auto Work = [&](ClangTidyContext &Context, std::vector<ClangTidyError> &Out, size_t First,
                   ClangTidyStats &Cached) {
     // Each worker's own working directory: the process-wide one, which
@@ -92,7 +116,10 @@ std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
         std::lock_guard<std::mutex> Guard(ProgressLock);
         errs() << "[" << K + 1 << "/" << Files.size() << "] " << Files[I] << "\n";
       }
+      std::optional<FlowCollection> Collecting;
       if (!Cache) {
+        if (Settings.Flows)
+          Collecting.emplace(Context, Flows[I]);
         std::vector<ClangTidyError> Errors = compat::runClangTidy(
             Context, Database, Files[I], BaseFS, Settings.ApplyAnyFix, false, "", QuietParse);
         std::move(Errors.begin(), Errors.end(), std::back_inserter(Out));
@@ -105,6 +132,8 @@ std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
       if (std::optional<UnitResult> Hit = Cache->lookup(Key)) {
         std::move(Hit->Errors.begin(), Hit->Errors.end(), std::back_inserter(Out));
         addStats(Cached, Hit->Stats);
+        if (Settings.Flows)
+          Flows[I] = std::move(Hit->Flow);
         continue;
       }
       // A file system of its own records what this file's analysis reads.
@@ -112,13 +141,18 @@ std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
       auto FS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Recording);
       ClangTidyStats Before = Context.getStats();
       UnitResult Fresh;
+      // Collected whether or not this run wants them: the entry serves both.
+      Collecting.emplace(Context, Fresh.Flow);
       Fresh.Errors = compat::runClangTidy(Context, Database, Files[I], FS, Settings.ApplyAnyFix,
                                           false, "", QuietParse);
+      Collecting.reset();
       Fresh.Stats = statsSince(Before, Context.getStats());
       if (&Context == &MainContext)
         MainAnalysed = true;
       Cache->store(Key, Fresh, *Recording);
       std::move(Fresh.Errors.begin(), Fresh.Errors.end(), std::back_inserter(Out));
+      if (Settings.Flows)
+        Flows[I] = std::move(Fresh.Flow);
     }
   };
   std::vector<std::unique_ptr<ClangTidyContext>> Contexts;
@@ -146,6 +180,8 @@ std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
   for (auto &R : Results)
     std::move(R.begin(), R.end(), std::back_inserter(Errors));
   sortAndDeduplicate(Errors);
+  if (Settings.Flows)
+    std::move(Flows.begin(), Flows.end(), std::back_inserter(*Settings.Flows));
   return Errors;
 }
 

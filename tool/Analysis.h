@@ -10,6 +10,7 @@
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "utils/AxisFlow.h"
 #include <functional>
 #include <memory>
 #include <string>
@@ -37,6 +38,9 @@ struct AnalysisSettings {
   /// the configuration that change findings, as text for the cache key.
   ResultCache *Cache = nullptr;
   std::string CacheFlags;
+  /// When set: each file's whole-program facts (AxisFlow.h), one per file
+  /// analysed (one for all of them with Profile).
+  std::vector<clang::tidy::gradlint::UnitFlow> *Flows = nullptr;
 };
 
 /// Runs the checks over Files with Settings.Workers threads, each with its

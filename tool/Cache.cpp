@@ -20,7 +20,7 @@ namespace gradlint {
 namespace {
 
 /// The version of the entry format: entries of another are misses.
-constexpr int EntryFormat = 1;
+constexpr int EntryFormat = 2;
 
 /// The gradlint executable's contents: any rebuild is another tool.
 std::string toolHash() {
@@ -202,8 +202,9 @@ std::optional<UnitResult> ResultCache::lookup(StringRef Key) {
   const json::Array *Depends = Entry ? Entry->getArray("depends") : nullptr;
   const json::Array *Findings = Entry ? Entry->getArray("findings") : nullptr;
   const json::Value *Stats = Entry ? Entry->get("stats") : nullptr;
+  const json::Value *Flow = Entry ? Entry->get("flow") : nullptr;
   if (!Entry || Entry->getInteger("format") != EntryFormat || Entry->getString("key") != Key ||
-      !Depends || !Findings || !Stats)
+      !Depends || !Findings || !Stats || !Flow)
     return Miss();
   for (const json::Value &D : *Depends) {
     const json::Object *Dep = D.getAsObject();
@@ -229,6 +230,8 @@ std::optional<UnitResult> ResultCache::lookup(StringRef Key) {
     return Miss();
   }
   Result.Stats = *S;
+  if (!fromJSON(*Flow, Result.Flow))
+    return Miss();
   // Recently used: trim() removes the oldest entries first.
   int Fd;
   if (!sys::fs::openFileForWrite(Path, Fd, sys::fs::CD_OpenExisting, sys::fs::OF_Append)) {
@@ -262,7 +265,8 @@ void ResultCache::store(StringRef Key, const UnitResult &Result,
                      {"key", Key},
                      {"depends", std::move(Depends)},
                      {"stats", statsToJson(Result.Stats)},
-                     {"findings", std::move(Findings)}};
+                     {"findings", std::move(Findings)},
+                     {"flow", toJSON(Result.Flow)}};
   std::string Path = entryPath(Key);
   if (sys::fs::create_directories(sys::path::parent_path(Path)))
     return;

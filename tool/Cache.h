@@ -20,6 +20,7 @@
 #define GRADLINT_TOOL_CACHE_H
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "utils/AxisFlow.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
@@ -38,6 +39,8 @@ namespace gradlint {
 struct UnitResult {
   std::vector<clang::tidy::ClangTidyError> Errors;
   clang::tidy::ClangTidyStats Stats;
+  /// The facts whole-program provenance needs (see AxisFlow.h).
+  clang::tidy::gradlint::UnitFlow Flow;
 };
 
 /// A file system that remembers what was asked of it: the paths it was

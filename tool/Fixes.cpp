@@ -41,15 +41,18 @@ void FixGuard::restorePermissions() {
   }
 }
 
+bool FixGuard::inside(StringRef File) const {
+  std::string Real = realPath(File).value_or(File.str());
+  return llvm::any_of(Directories, [&](const std::string &D) { return isInside(Real, D); });
+}
+
 bool FixGuard::allowed(const std::string &File) {
   auto [It, Inserted] = Decided.try_emplace(File, true);
   if (!Inserted)
     return It->second;
   StringRef Why;
   ErrorOr<sys::fs::perms> Permissions = sys::fs::getPermissions(File);
-  std::string Real = realPath(File).value_or(File);
-  if (llvm::none_of(Directories,
-                    [&](const std::string &D) { return isInside(Real, D); }))
+  if (!inside(File))
     Why = "it is outside the source root and the directories of the analysed files";
   else if (!Permissions)
     Why = "it cannot be read";

@@ -39,6 +39,10 @@ public:
   /// Gives the edited files their permissions back.
   void restorePermissions();
 
+  /// Whether \p File is inside the source root or the directory of an
+  /// analysed file (what apply() also requires of a fix's files).
+  bool inside(llvm::StringRef File) const;
+
 private:
   bool allowed(const std::string &File);
 

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis.h"
+#include "WholeProgram.h"
 #include "Cache.h"
 #include "Baseline.h"
 #include "ChangedLines.h"
@@ -49,10 +50,10 @@
 using namespace clang;
 using namespace clang::tidy;
 using namespace llvm;
-using gradlint::ExitCode;
-using gradlint::usageError;
-using gradlint::explicitBuildPath;
-using gradlint::makeAbsolute;
+using ::gradlint::ExitCode;
+using ::gradlint::usageError;
+using ::gradlint::explicitBuildPath;
+using ::gradlint::makeAbsolute;
 
 namespace clang::tidy {
 // Keeps the gradlint module (checks/GradlintTidyModule.cpp) linked in.
@@ -310,6 +311,15 @@ K, M or G suffix). Default: 1G.
 )"),
                                          cl::init("1G"), cl::cat(GradlintCategory));
 
+static cl::opt<bool> WholeProgram("whole-program", cl::desc(R"(
+Trace axis parameters through the calls of
+every file analysed (the default), not only
+those of each file's own translation unit; a
+parameter fix may then change several files.
+Off with --shard, which sees part of the files.
+)"),
+                                  cl::init(true), cl::cat(GradlintCategory));
+
 static cl::opt<std::string> ShardOption("shard", cl::desc(R"(
 I/N: analyse the I-th of N deterministic parts
 of the files (1 <= I <= N), balanced by size.
@@ -441,7 +451,7 @@ int gradlintMain(int Argc, const char **Argv) {
     OS << "gradlint " GRADLINT_VERSION " (built with LLVM " LLVM_VERSION_STRING
           ")\n";
   });
-  if (std::optional<ExitCode> Failed = gradlint::checkExplicitBuildPath(Argc, Argv))
+  if (std::optional<ExitCode> Failed = ::gradlint::checkExplicitBuildPath(Argc, Argv))
     return *Failed;
   Expected<tooling::CommonOptionsParser> OptionsParser =
       tooling::CommonOptionsParser::create(Argc, Argv, GradlintCategory,
@@ -449,7 +459,7 @@ int gradlintMain(int Argc, const char **Argv) {
   if (!OptionsParser) {
     // The parser's message already names the program.
     WithColor::error(errs()) << toString(OptionsParser.takeError());
-    return gradlint::ExitUsageError;
+    return ::gradlint::ExitUsageError;
   }
   // `-p DIR` and no input: every entry of the database. The parser loads the
   // database (and wraps it with --extra-arg) only when it is given files, so
@@ -479,7 +489,7 @@ int gradlintMain(int Argc, const char **Argv) {
                                                          GradlintCategory, cl::ZeroOrMore);
     if (!OptionsParser) {
       WithColor::error(errs()) << toString(OptionsParser.takeError());
-      return gradlint::ExitUsageError;
+      return ::gradlint::ExitUsageError;
     }
   }
 
@@ -491,41 +501,41 @@ int gradlintMain(int Argc, const char **Argv) {
     return usageError("unknown --fail-on '" + FailOn + "': expected error or warning");
   if (!DiffBase.empty() && !LineFilter.empty())
     return usageError("--diff-base and --line-filter are mutually exclusive");
-  std::optional<gradlint::ShardSpec> Shard;
+  std::optional<::gradlint::ShardSpec> Shard;
   if (!ShardOption.empty()) {
-    Shard = gradlint::parseShard(ShardOption);
+    Shard = ::gradlint::parseShard(ShardOption);
     if (!Shard)
       return usageError("invalid --shard '" + ShardOption +
                         "': expected I/N with 1 <= I <= N, for example --shard=2/3");
   }
   // The cache (not with --enable-check-profile, which profiles a real run).
-  std::unique_ptr<gradlint::ResultCache> Cache;
+  std::unique_ptr<::gradlint::ResultCache> Cache;
   std::string CachePath = CacheDir.getNumOccurrences()
                               ? std::string(CacheDir)
                               : sys::Process::GetEnv("GRADLINT_CACHE_DIR").value_or("");
   if (!CachePath.empty() && !EnableCheckProfile) {
-    std::optional<uint64_t> MaxBytes = gradlint::parseSize(CacheMaxSize);
+    std::optional<uint64_t> MaxBytes = ::gradlint::parseSize(CacheMaxSize);
     if (!MaxBytes)
       return usageError("invalid --cache-max-size '" + CacheMaxSize +
                         "': expected a number of bytes, optionally with K, M or G");
-    Expected<std::unique_ptr<gradlint::ResultCache>> Opened =
-        gradlint::ResultCache::open(CachePath, *MaxBytes);
+    Expected<std::unique_ptr<::gradlint::ResultCache>> Opened =
+        ::gradlint::ResultCache::open(CachePath, *MaxBytes);
     if (!Opened)
       return usageError(toString(Opened.takeError()));
     Cache = std::move(*Opened);
   }
   // Read before the analysis: a bad baseline should not cost a full run.
-  std::optional<std::vector<gradlint::BaselineEntry>> Baseline;
+  std::optional<std::vector<::gradlint::BaselineEntry>> Baseline;
   if (!BaselinePath.empty()) {
-    Expected<std::vector<gradlint::BaselineEntry>> Read = gradlint::readBaseline(BaselinePath);
+    Expected<std::vector<::gradlint::BaselineEntry>> Read = ::gradlint::readBaseline(BaselinePath);
     if (!Read)
       return usageError(toString(Read.takeError()));
     Baseline = std::move(*Read);
   }
-  const std::string SourceRoot = gradlint::findSourceRoot();
-  std::optional<gradlint::ChangedLines> Changed;
+  const std::string SourceRoot = ::gradlint::findSourceRoot();
+  std::optional<::gradlint::ChangedLines> Changed;
   if (!DiffBase.empty()) {
-    Expected<gradlint::ChangedLines> Lines = gradlint::changedLinesSince(DiffBase, SourceRoot);
+    Expected<::gradlint::ChangedLines> Lines = ::gradlint::changedLinesSince(DiffBase, SourceRoot);
     if (!Lines)
       return usageError(toString(Lines.takeError()));
     Changed = std::move(*Lines);
@@ -534,7 +544,7 @@ int gradlintMain(int Argc, const char **Argv) {
   std::unique_ptr<ClangTidyOptionsProvider> OwningProvider =
       createOptionsProvider();
   if (!OwningProvider)
-    return gradlint::ExitUsageError;
+    return ::gradlint::ExitUsageError;
   ClangTidyOptionsProvider *Provider = OwningProvider.get();
 
   std::vector<std::string> PathList = OptionsParser->getSourcePathList();
@@ -547,7 +557,7 @@ int gradlintMain(int Argc, const char **Argv) {
     return usageError("a .clang-tidy file could not be parsed (see above)");
 
   std::vector<std::string> EnabledChecks =
-      gradlint::compat::checkNames(EffectiveOptions, AllowEnablingAnalyzerAlphaCheckers);
+      ::gradlint::compat::checkNames(EffectiveOptions, AllowEnablingAnalyzerAlphaCheckers);
 
   if (ExplainConfig) {
     std::vector<ClangTidyOptionsProvider::OptionsSource> RawOptions =
@@ -558,7 +568,7 @@ int gradlintMain(int Argc, const char **Argv) {
           outs() << "'" << Check << "' is enabled in the " << Source << ".\n";
           break;
         }
-    return gradlint::ExitClean;
+    return ::gradlint::ExitClean;
   }
 
   if (ListChecks) {
@@ -568,32 +578,32 @@ int gradlintMain(int Argc, const char **Argv) {
     for (const std::string &Name : EnabledChecks)
       outs() << "\n    " << Name;
     outs() << "\n\n";
-    return gradlint::ExitClean;
+    return ::gradlint::ExitClean;
   }
 
   if (DumpConfig) {
     EffectiveOptions.CheckOptions =
-        gradlint::compat::checkOptions(EffectiveOptions, AllowEnablingAnalyzerAlphaCheckers);
+        ::gradlint::compat::checkOptions(EffectiveOptions, AllowEnablingAnalyzerAlphaCheckers);
     ClangTidyOptions ToDump =
         ClangTidyOptions::getDefaults().merge(EffectiveOptions, 0);
-    gradlint::compat::filterCheckOptions(ToDump, EnabledChecks);
+    ::gradlint::compat::filterCheckOptions(ToDump, EnabledChecks);
     outs() << configurationAsText(ToDump) << "\n";
-    return gradlint::ExitClean;
+    return ::gradlint::ExitClean;
   }
 
   if (EnabledChecks.empty()) {
     if (AllowNoChecks) {
       outs() << "No checks enabled.\n";
-      return gradlint::ExitClean;
+      return ::gradlint::ExitClean;
     }
     return usageError("no checks enabled (see --checks)");
   }
   std::unique_ptr<tooling::CompilationDatabase> Compilations =
-      gradlint::translatingNvccCommands(OptionsParser->getCompilations());
+      ::gradlint::translatingNvccCommands(OptionsParser->getCompilations());
   std::optional<std::vector<std::string>> Files =
-      gradlint::selectInputs(PathList, *Compilations, explicitBuildPath(Argc, Argv).has_value());
+      ::gradlint::selectInputs(PathList, *Compilations, explicitBuildPath(Argc, Argv).has_value());
   if (!Files)
-    return gradlint::ExitUsageError;
+    return ::gradlint::ExitUsageError;
   if (Files->empty())
     return usageError("no input files specified (see --help)");
   const bool WholeDatabase = !AllEntries.empty();
@@ -601,48 +611,59 @@ int gradlintMain(int Argc, const char **Argv) {
     if (Changed->Files.empty()) {
       if (!Quiet)
         errs() << "gradlint: no changed lines since " << DiffBase << "; nothing to analyse\n";
-      return gradlint::ExitClean;
+      return ::gradlint::ExitClean;
     }
     if (WholeDatabase)
-      *Files = gradlint::changedEntries(*Files, *Changed);
+      *Files = ::gradlint::changedEntries(*Files, *Changed);
     if (Files->empty()) {
       if (!Quiet)
         errs() << "gradlint: no entry of the compilation database changed since " << DiffBase
                << "; nothing to analyse\n";
-      return gradlint::ExitClean;
+      return ::gradlint::ExitClean;
     }
   }
 
-  gradlint::SourceFiles Sources(SourceRoot);
+  ::gradlint::SourceFiles Sources(SourceRoot);
   if (Shard)
-    *Files = gradlint::shardOf(*Files, *Shard, Sources);
+    *Files = ::gradlint::shardOf(*Files, *Shard, Sources);
 
   InitializeAllTargetInfos();
   InitializeAllTargetMCs();
   InitializeAllAsmParsers();
 
   std::unique_ptr<ClangTidyContext> OwningContext =
-      gradlint::compat::newContext(std::move(OwningProvider), AllowEnablingAnalyzerAlphaCheckers);
+      ::gradlint::compat::newContext(std::move(OwningProvider), AllowEnablingAnalyzerAlphaCheckers);
   ClangTidyContext &Context = *OwningContext;
   auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(
       vfs::getRealFileSystem());
   ClangTidyStats Stats;
-  gradlint::AnalysisSettings Analysis;
+  ::gradlint::AnalysisSettings Analysis;
   Analysis.Workers = Jobs ? unsigned(Jobs) : std::max(1u, std::thread::hardware_concurrency());
   Analysis.ApplyAnyFix = FixNotes;
   Analysis.Quiet = Quiet;
   Analysis.Profile = EnableCheckProfile;
   Analysis.StoreProfile = StoreCheckProfile;
   Analysis.NewContext = [] {
-    return gradlint::compat::newContext(createOptionsProvider(),
+    return ::gradlint::compat::newContext(createOptionsProvider(),
                                         AllowEnablingAnalyzerAlphaCheckers);
   };
   Analysis.Cache = Cache.get();
   Analysis.CacheFlags = ("line-filter=" + LineFilter + ";fix-notes=" + Twine(FixNotes) +
                          ";alpha=" + Twine(AllowEnablingAnalyzerAlphaCheckers))
                             .str();
+  // Whole-program provenance needs every file of the database: not in a
+  // shard, which sees a part of it.
+  std::vector<clang::tidy::gradlint::UnitFlow> Flows;
+  const bool ResolveWholeProgram = WholeProgram && !Shard;
+  if (ResolveWholeProgram)
+    Analysis.Flows = &Flows;
   std::vector<ClangTidyError> Errors =
-      gradlint::analyse(Context, *Compilations, *Files, Analysis, Stats);
+      ::gradlint::analyse(Context, *Compilations, *Files, Analysis, Stats);
+  if (ResolveWholeProgram) {
+    ::gradlint::FixGuard Editable(Sources, *Files);
+    ::gradlint::resolveWholeProgram(Errors, Flows, *Compilations, *Files,
+                                    [&](StringRef File) { return Editable.inside(File); });
+  }
   if (Cache) {
     if (!Quiet)
       errs() << "gradlint: " << Cache->hits() << " of " << Files->size()
@@ -653,26 +674,26 @@ int gradlintMain(int Argc, const char **Argv) {
 
   unsigned OutsideChangedLines = 0;
   if (Changed)
-    OutsideChangedLines = gradlint::keepChangedLines(Errors, *Changed, Sources);
+    OutsideChangedLines = ::gradlint::keepChangedLines(Errors, *Changed, Sources);
   // Identities read every file with findings: only when something needs them.
-  std::vector<std::string> Analysed = gradlint::analysedNames(*Files, Sources);
+  std::vector<std::string> Analysed = ::gradlint::analysedNames(*Files, Sources);
   // Whether the run saw every file of the database (or, for a shard, every
   // file of its part): the baseline's stale entries may then be anywhere.
   const bool Complete = WholeDatabase && LineFilter.empty() && !Changed;
-  std::vector<gradlint::FindingIdentity> Identities;
-  std::optional<gradlint::BaselineOutcome> Outcome;
-  gradlint::BaselineSettings Baselines;
+  std::vector<::gradlint::FindingIdentity> Identities;
+  std::optional<::gradlint::BaselineOutcome> Outcome;
+  ::gradlint::BaselineSettings Baselines;
   Baselines.Baseline = Baseline ? &*Baseline : nullptr;
   Baselines.WritePath = WriteBaselinePath;
   Baselines.Complete = Complete && !Shard;
   Baselines.NeedIdentities = Format != "text";
   if (std::optional<ExitCode> Failed =
-          gradlint::applyBaselines(Errors, Identities, Sources, Baselines, Analysed, Outcome))
+          ::gradlint::applyBaselines(Errors, Identities, Sources, Baselines, Analysed, Outcome))
     return *Failed;
 
-  bool ConfigErrors = gradlint::hasConfigurationErrors(Errors);
-  bool CompilerErrors = gradlint::hasCompilerErrors(Errors);
-  if (LLVM_VERSION_MAJOR < 22 && CompilerErrors && gradlint::anyCudaFile(*Compilations, *Files))
+  bool ConfigErrors = ::gradlint::hasConfigurationErrors(Errors);
+  bool CompilerErrors = ::gradlint::hasCompilerErrors(Errors);
+  if (LLVM_VERSION_MAJOR < 22 && CompilerErrors && ::gradlint::anyCudaFile(*Compilations, *Files))
     WithColor::note(errs(), "gradlint")
         << "this gradlint is built against LLVM " << LLVM_VERSION_MAJOR
         << ", whose clang cannot parse the CUDA 13 headers; analyse CUDA sources with a "
@@ -686,7 +707,7 @@ int gradlintMain(int Argc, const char **Argv) {
   if (DisableFixes)
     Behaviour = FB_NoFix;
   // Only when fixing: it looks up the real path of every input.
-  std::optional<gradlint::FixGuard> Guard;
+  std::optional<::gradlint::FixGuard> Guard;
   unsigned RefusedFiles = 0;
   if (Behaviour != FB_NoFix) {
     Guard.emplace(Sources, *Files);
@@ -694,12 +715,12 @@ int gradlintMain(int Argc, const char **Argv) {
   }
   unsigned WarningsAsErrorsCount = 0;
   if (Format == "text") {
-    if (std::optional<ExitCode> Failed = gradlint::printTextReport(Errors, Context, Behaviour,
+    if (std::optional<ExitCode> Failed = ::gradlint::printTextReport(Errors, Context, Behaviour,
                                                          WarningsAsErrorsCount, BaseFS, Output))
       return *Failed;
   } else {
     // The report first: when it cannot be written, nothing is fixed either.
-    gradlint::ReportInput In{Errors, Identities, Files->size(), EnabledChecks,
+    ::gradlint::ReportInput In{Errors, Identities, Files->size(), EnabledChecks,
                              Outcome ? &*Outcome : nullptr, &Sources};
     In.Analysed = Analysed;
     In.Complete = Complete;
@@ -707,12 +728,12 @@ int gradlintMain(int Argc, const char **Argv) {
       In.ShardIndex = Shard->Index;
       In.ShardCount = Shard->Count;
     }
-    if (std::optional<ExitCode> Failed = gradlint::writeMachineReport(Format, Output, In))
+    if (std::optional<ExitCode> Failed = ::gradlint::writeMachineReport(Format, Output, In))
       return *Failed;
     // handleErrors applies the fixes but also prints text to stdout, where
     // only the report may go.
     if (Behaviour != FB_NoFix) {
-      gradlint::StdoutRedirect ToNull("/dev/null");
+      ::gradlint::StdoutRedirect ToNull("/dev/null");
       handleErrors(Errors, Context, Behaviour, WarningsAsErrorsCount, BaseFS);
     }
     WarningsAsErrorsCount = llvm::count_if(
@@ -731,13 +752,13 @@ int gradlintMain(int Argc, const char **Argv) {
   }
 
   if (!Quiet) {
-    gradlint::printStats(Stats);
+    ::gradlint::printStats(Stats);
     if (OutsideChangedLines)
       errs() << "Suppressed " << OutsideChangedLines << " finding"
              << (OutsideChangedLines == 1 ? "" : "s") << " outside the lines changed since "
              << DiffBase << ".\n";
     if (Outcome)
-      gradlint::printBaselineOutcome(*Outcome);
+      ::gradlint::printBaselineOutcome(*Outcome);
     if (DisableFixes && (Fix || FixErrors || FixNotes))
       errs() << (ConfigErrors
                      ? "Found configuration errors; fixes have NOT been "
@@ -746,7 +767,7 @@ int gradlintMain(int Argc, const char **Argv) {
                        "specified.\nFixes have NOT been applied.\n");
   }
 
-  return gradlint::exitStatus(Errors, WarningsAsErrorsCount, RefusedFiles, FailOn, Quiet);
+  return ::gradlint::exitStatus(Errors, WarningsAsErrorsCount, RefusedFiles, FailOn, Quiet);
 }
 
 } // namespace
@@ -755,15 +776,15 @@ int main(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
   // After the stack trace that InitLLVM prints, a crash exits with the
   // documented internal-error status instead of a signal.
-  sys::AddSignalHandler([](void *) { _exit(gradlint::ExitInternalError); },
+  sys::AddSignalHandler([](void *) { _exit(::gradlint::ExitInternalError); },
                         nullptr);
   install_fatal_error_handler([](void *, const char *Reason, bool) {
     WithColor::error(errs(), "gradlint") << "internal error: " << Reason
                                          << "\n";
-    _exit(gradlint::ExitInternalError);
+    _exit(::gradlint::ExitInternalError);
   });
   // `gradlint merge ...`: the last stages of a sharded run (Merge.h).
   if (Argc > 1 && StringRef(Argv[1]) == "merge")
-    return gradlint::mergeMain(Argc - 1, Argv + 1);
+    return ::gradlint::mergeMain(Argc - 1, Argv + 1);
   return gradlintMain(Argc, Argv);
 }

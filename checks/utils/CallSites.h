@@ -1,9 +1,7 @@
 //===--- CallSites.h - calls to given functions in a translation unit -----===//
 //
-// Collects, in one traversal of the translation unit, every call to a set of
-// functions (template instantiations folded onto their pattern), so that the
-// origin of a parameter's value can be traced to the arguments of its
-// callers.
+// How calls are grouped (template instantiations folded onto their pattern)
+// and which argument a call passes for a parameter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,19 +23,6 @@ const FunctionDecl *callTarget(const FunctionDecl *FD);
 /// The argument passed for parameter \p ParamIndex of the callee, or null
 /// (default argument, or a call that does not pass it).
 const Expr *argumentForParameter(const CallExpr *Call, unsigned ParamIndex);
-
-class CallSiteIndex {
-public:
-  /// Finds the calls to \p Targets (as returned by callTarget) in \p Ctx's
-  /// traversal scope, outside system headers, in source order.
-  CallSiteIndex(ASTContext &Ctx,
-                const llvm::SmallPtrSetImpl<const FunctionDecl *> &Targets);
-
-  llvm::ArrayRef<const CallExpr *> callsTo(const FunctionDecl *Target) const;
-
-private:
-  llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>> Calls;
-};
 
 } // namespace clang::tidy::gradlint
 

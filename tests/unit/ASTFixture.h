@@ -19,9 +19,10 @@ namespace gradlint::test {
 class ParsedSnippet {
 public:
   explicit ParsedSnippet(const std::string &Code,
-                         const std::string &Standard = "-std=c++17") {
+                         const std::string &Standard = "-std=c++17",
+                         const std::string &FileName = "snippet.cpp") {
     Unit = clang::tooling::buildASTFromCodeWithArgs(Code, {Standard},
-                                                    "snippet.cpp");
+                                                    FileName);
     EXPECT_TRUE(Unit);
     EXPECT_FALSE(Unit->getDiagnostics().hasErrorOccurred()) << Code;
   }

@@ -1,0 +1,902 @@
+//===--- AxisFlow.cpp - how an axis parameter's values reach it -----------===//
+
+#include "utils/AxisFlow.h"
+#include "utils/AxisProvenance.h"
+#include "utils/CallSites.h"
+#include "utils/FixBuilder.h"
+#include "utils/Spelling.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Index/USRGeneration.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
+#include <mutex>
+#include <set>
+
+namespace clang::tidy::gradlint {
+namespace {
+
+bool isIntegralParameter(const ParmVarDecl *P) {
+  QualType T = P->getType();
+  if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
+    return false;
+  T = T.getNonReferenceType();
+  return T->isIntegralOrEnumerationType() && !T->isBooleanType() &&
+         !T->isDependentType();
+}
+
+std::string quoted(const NamedDecl *D) {
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  OS << '\'';
+  D->getNameForDiagnostic(OS, D->getASTContext().getPrintingPolicy(), false);
+  OS << '\'';
+  return Name;
+}
+
+/// The declaration diagnostics name: the template, not a specialisation.
+const NamedDecl *namedDecl(const FunctionDecl *FD) {
+  if (const FunctionTemplateDecl *T = FD->getDescribedFunctionTemplate())
+    return T;
+  return FD;
+}
+
+bool inSystemHeader(SourceLocation Loc, const SourceManager &SM) {
+  return Loc.isInvalid() || SM.isInSystemHeader(SM.getExpansionLoc(Loc));
+}
+
+std::string fileName(FileID FID, const SourceManager &SM) {
+  OptionalFileEntryRef Entry = SM.getFileEntryRefForID(FID);
+  if (!Entry)
+    return std::string(SM.getBufferName(SM.getLocForStartOfFile(FID)));
+  llvm::SmallString<256> Path(Entry->getName());
+  SM.getFileManager().makeAbsolutePath(Path);
+  return std::string(Path);
+}
+
+/// `f(x, 1)` -> `f<1>(x)`; empty when the call cannot be written so.
+std::vector<FlowEdit> templateArgumentEdits(const CallExpr *Call,
+                                            const Expr *Arg, ASTContext &Ctx) {
+  if (isa<CXXOperatorCallExpr>(Call))
+    return {};
+  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  const auto *Ref = dyn_cast<DeclRefExpr>(Callee);
+  const auto *Member = dyn_cast<MemberExpr>(Callee);
+  if (!Ref && !Member)
+    return {};
+  llvm::SmallVector<const Expr *, 8> Args;
+  unsigned Index = 0;
+  for (const Expr *A : Call->arguments()) {
+    if (isa<CXXDefaultArgExpr>(A))
+      continue;
+    if (A == Arg)
+      Index = Args.size();
+    Args.push_back(A);
+  }
+  FixBuilder Fixes(Ctx);
+  std::optional<CharSourceRange> Text = Fixes.fileRange(Arg->getSourceRange());
+  std::optional<CharSourceRange> Removal = Fixes.argumentRemoval(Args, Index);
+  if (!Text || !Removal)
+    return {};
+  std::string Value = templateArgumentText(Arg, Fixes.text(*Text));
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  std::vector<FixItHint> Hints;
+  bool HasTemplateArgs =
+      Ref ? Ref->hasExplicitTemplateArgs() : Member->hasExplicitTemplateArgs();
+  if (HasTemplateArgs) {
+    SourceLocation LAngle = Ref ? Ref->getLAngleLoc() : Member->getLAngleLoc();
+    if (!LAngle.isFileID())
+      return {};
+    Hints.push_back(FixItHint::CreateInsertion(
+        LAngle.getLocWithOffset(1), Value + ", "));
+  } else {
+    SourceLocation NameEnd = Ref ? Ref->getNameInfo().getEndLoc()
+                                 : Member->getMemberNameInfo().getEndLoc();
+    if (!NameEnd.isFileID())
+      return {};
+    Hints.push_back(FixItHint::CreateInsertion(
+        Lexer::getLocForEndOfToken(NameEnd, 0, SM, LO), "<" + Value + ">"));
+  }
+  Hints.push_back(FixItHint::CreateRemoval(*Removal));
+  std::vector<FlowEdit> Edits;
+  for (const FixItHint &H : Hints) {
+    std::optional<FlowEdit> E = flowEdit(H, SM, LO);
+    if (!E)
+      return {};
+    Edits.push_back(std::move(*E));
+  }
+  return Edits;
+}
+
+class FlowCollector : public RecursiveASTVisitor<FlowCollector> {
+public:
+  FlowCollector(ASTContext &Ctx, UnitFlow &Flow)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Flow(Flow) {
+    for (const FlowFunction &F : Flow.Functions)
+      Described.insert({F.Key, F.Param});
+  }
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBody() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
+        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || inSystemHeader(Callee->getLocation(), SM) ||
+        Callee->getBuiltinID())
+      return true;
+    if (const auto *Ref =
+            dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+      CalleeRefs.insert(Ref);
+    // One entry per call as written, not per template instantiation.
+    if (!Seen.insert(Call->getBeginLoc()).second)
+      return true;
+    std::string Key;
+    for (const ParmVarDecl *P : Callee->parameters()) {
+      if (!isIntegralParameter(P))
+        continue;
+      if (Key.empty())
+        Key = flowKey(Callee);
+      record(Call, Key, P->getFunctionScopeIndex());
+    }
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl());
+    if (!FD || CalleeRefs.contains(Ref) || inSystemHeader(FD->getLocation(), SM) ||
+        !llvm::any_of(FD->parameters(), isIntegralParameter))
+      return true;
+    if (!Seen.insert(Ref->getBeginLoc()).second)
+      return true;
+    Flow.References.push_back({flowKey(FD), flowPoint(Ref->getBeginLoc(), SM)});
+    return true;
+  }
+
+private:
+  void record(const CallExpr *Call, const std::string &Key, unsigned Param) {
+    FlowArgument A;
+    A.Callee = Key;
+    A.Param = Param;
+    const Expr *Arg = argumentForParameter(Call, Param);
+    if (!Arg) {
+      A.Kind = FlowArgument::Default;
+      A.At = flowPoint(Call->getBeginLoc(), SM);
+      Flow.Arguments.push_back(std::move(A));
+      return;
+    }
+    A.At = flowPoint(Arg->getBeginLoc(), SM);
+    const auto *Ref = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
+    const auto *Passed = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    const auto *Caller =
+        Passed ? dyn_cast<FunctionDecl>(Passed->getDeclContext()) : nullptr;
+    if (Arg->isValueDependent()) {
+      A.Kind = FlowArgument::Runtime;
+    } else if (std::optional<llvm::APSInt> V = evaluateAxis(Arg, Ctx)) {
+      A.Kind = FlowArgument::Constant;
+      A.Value = toString(*V, 10);
+    } else if (Caller && isIntegralParameter(Passed)) {
+      A.Kind = FlowArgument::Forwarded;
+      const FunctionDecl *Target = callTarget(Caller);
+      A.Caller = flowKey(Target);
+      A.CallerParam = Passed->getFunctionScopeIndex();
+      if (Described.insert({A.Caller, A.CallerParam}).second)
+        Flow.Functions.push_back(describeFunction(Target, A.CallerParam, Ctx));
+    }
+    if (A.Kind != FlowArgument::Runtime) {
+      A.Edits = templateArgumentEdits(Call, Arg, Ctx);
+      // Declarations of a function defined elsewhere (a local forward
+      // declaration) change with it; the definition's unit describes it.
+      const FunctionDecl *Target = callTarget(Call->getDirectCallee());
+      if (!Target->isDefined() && Described.insert({Key, Param}).second)
+        Flow.Functions.push_back(describeFunction(Target, Param, Ctx));
+    }
+    Flow.Arguments.push_back(std::move(A));
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  UnitFlow &Flow;
+  llvm::DenseSet<SourceLocation> Seen;
+  llvm::DenseSet<const DeclRefExpr *> CalleeRefs;
+  std::set<std::pair<std::string, unsigned>> Described;
+};
+
+/// Why \p FD's parameter \p P cannot become a template parameter, or empty.
+std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
+                    ASTContext &Ctx) {
+  std::string Name = quoted(namedDecl(FD));
+  if (const auto *M = dyn_cast<CXXMethodDecl>(FD)) {
+    if (M->isVirtual())
+      return Name + " is virtual";
+    if (M->getParent()->isLambda())
+      return "the function is a lambda";
+    if (M->getParent()->isDependentContext())
+      return Name + " is a member of a class template";
+  }
+  if (isa<CXXConstructorDecl, CXXConversionDecl>(FD) ||
+      FD->isOverloadedOperator())
+    return Name + " cannot be called with template arguments";
+  if (FD->isMain() || FD->isExternC())
+    return Name + " has C language linkage";
+  if (FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate &&
+      FD->getTemplatedKind() != FunctionDecl::TK_FunctionTemplate)
+    return Name + " is a template specialization";
+  if (FD->isVariadic())
+    return Name + " takes a variable number of arguments";
+  if (!isIntegralParameter(P))
+    return "parameter " + quoted(P) + " is not an integer passed by value";
+  if (P->hasDefaultArg())
+    return "parameter " + quoted(P) + " has a default argument";
+  // In a template, a dependent call may take the parameter by reference:
+  // ask each instantiation, where every call is resolved (the pattern only
+  // when there is none).
+  llvm::SmallVector<const FunctionDecl *, 4> Bodies;
+  if (const FunctionTemplateDecl *T = FD->getDescribedFunctionTemplate())
+    for (const FunctionDecl *S : T->specializations())
+      if (S->getBody() && S->isTemplateInstantiation())
+        Bodies.push_back(S);
+  if (Bodies.empty())
+    if (const FunctionDecl *Def = FD->getDefinition())
+      Bodies.push_back(Def);
+  for (const FunctionDecl *Def : Bodies)
+    if (const Stmt *Body = Def->getBody()) {
+      const ParmVarDecl *DefParam = Def->getParamDecl(P->getFunctionScopeIndex());
+      if (ExprMutationAnalyzer(*Body, Ctx).isMutated(DefParam))
+        return "parameter " + quoted(DefParam) + " is modified in " + Name;
+    }
+  return "";
+}
+
+std::string sourceText(SourceRange R, const ASTContext &Ctx) {
+  CharSourceRange Range = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(R), Ctx.getSourceManager(), Ctx.getLangOpts());
+  if (Range.isInvalid())
+    return "";
+  return Lexer::getSourceText(Range, Ctx.getSourceManager(), Ctx.getLangOpts()).str();
+}
+
+} // namespace
+
+std::string flowKey(const FunctionDecl *FD) {
+  FD = callTarget(FD);
+  llvm::SmallString<128> USR;
+  if (index::generateUSRForDecl(FD, USR))
+    USR = FD->getQualifiedNameAsString();
+  if (FD->isExternallyVisible())
+    return std::string(USR);
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  return fileName(SM.getMainFileID(), SM) + "#" + std::string(USR);
+}
+
+FlowPoint flowPoint(SourceLocation Loc, const SourceManager &SM) {
+  FlowPoint P;
+  P.Loc = Loc;
+  SourceLocation File = SM.getFileLoc(Loc);
+  if (File.isInvalid())
+    return P;
+  auto [FID, Offset] = SM.getDecomposedLoc(File);
+  P.File = fileName(FID, SM);
+  P.Offset = Offset;
+  P.Line = SM.getLineNumber(FID, Offset);
+  P.Column = SM.getColumnNumber(FID, Offset);
+  return P;
+}
+
+std::optional<FlowEdit> flowEdit(const FixItHint &Hint, const SourceManager &SM,
+                                 const LangOptions &LO) {
+  CharSourceRange R = Lexer::makeFileCharRange(Hint.RemoveRange, SM, LO);
+  if (R.isInvalid())
+    return std::nullopt;
+  auto [FID, Begin] = SM.getDecomposedLoc(R.getBegin());
+  auto [EndFID, End] = SM.getDecomposedLoc(R.getEnd());
+  if (FID != EndFID || End < Begin)
+    return std::nullopt;
+  return FlowEdit{fileName(FID, SM), Begin, End - Begin, Hint.CodeToInsert,
+                  R.getBegin()};
+}
+
+void collectFlow(ASTContext &Ctx, UnitFlow &Flow) {
+  FlowCollector Collector(Ctx, Flow);
+  for (Decl *D : Ctx.getTraversalScope())
+    Collector.TraverseDecl(D);
+}
+
+FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
+                              ASTContext &Ctx) {
+  FD = callTarget(FD);
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  const FunctionDecl *Def = FD->getDefinition();
+  const FunctionDecl *Named = Def ? Def : FD;
+  const ParmVarDecl *P = Named->getParamDecl(Param);
+  FlowFunction F;
+  F.Key = flowKey(FD);
+  F.Param = Param;
+  F.Name = quoted(namedDecl(Named));
+  F.ParamName = quoted(P);
+  F.ParamAt = flowPoint(P->getLocation(), SM);
+  F.Internal = !FD->isExternallyVisible();
+  F.Defined = Def != nullptr;
+  if (std::string Why = blocker(FD, P, Ctx); !Why.empty())
+    F.Blockers.push_back(Why);
+  // The body uses the parameter by the definition's name; declarations
+  // may name it anything.
+  llvm::StringRef ParamName = P->getName();
+  if (ParamName.empty() && Def) {
+    F.Blockers.push_back("parameter " + std::to_string(Param + 1) + " of " +
+                         F.Name + " has no name");
+    return F;
+  }
+  for (const FunctionDecl *R : FD->redecls())
+    if (ParamName.empty())
+      ParamName = R->getParamDecl(Param)->getName();
+  if (ParamName.empty())
+    ParamName = "axis";
+  PrintingPolicy Policy = spellingPolicy(Ctx);
+  std::string TemplateParameter =
+      P->getType().getNonReferenceType().getUnqualifiedType().getAsString(Policy) +
+      " " + ParamName.str();
+  FixBuilder Fixes(Ctx);
+  for (const FunctionDecl *R : FD->redecls()) {
+    if (inSystemHeader(R->getLocation(), SM))
+      continue;
+    std::vector<FixItHint> Hints;
+    if (const FunctionTemplateDecl *T = R->getDescribedFunctionTemplate())
+      Hints.push_back(FixItHint::CreateInsertion(
+          T->getTemplateParameters()->getLAngleLoc().getLocWithOffset(1),
+          TemplateParameter + ", "));
+    else
+      Hints.push_back(FixItHint::CreateInsertion(
+          R->getOuterLocStart(), "template <" + TemplateParameter + "> "));
+    // The parameter and one neighbouring comma, as for an argument.
+    std::optional<CharSourceRange> Self =
+        Fixes.fileRange(R->getParamDecl(Param)->getSourceRange());
+    std::optional<CharSourceRange> Removal;
+    if (Self && Param + 1 < R->getNumParams()) {
+      if (auto Next = Fixes.fileRange(R->getParamDecl(Param + 1)->getSourceRange()))
+        Removal = Fixes.span(Self->getBegin(), Next->getBegin());
+    } else if (Self && Param > 0) {
+      if (auto Prev = Fixes.fileRange(R->getParamDecl(Param - 1)->getSourceRange()))
+        Removal = Fixes.span(Prev->getEnd(), Self->getEnd());
+    } else {
+      Removal = Self;
+    }
+    if (!Removal) {
+      F.Blockers.push_back("a declaration of " + F.Name + " cannot be rewritten");
+      continue;
+    }
+    Hints.push_back(FixItHint::CreateRemoval(*Removal));
+    for (const FixItHint &H : Hints) {
+      std::optional<FlowEdit> E = flowEdit(H, SM, LO);
+      if (!E) {
+        F.Blockers.push_back("a declaration of " + F.Name + " is in a macro");
+        break;
+      }
+      F.Edits.push_back(std::move(*E));
+    }
+  }
+  // A definition in a source file: callers in other files see only a
+  // declaration, so each axis they use gets an explicit instantiation.
+  if (Def && FD->isExternallyVisible() &&
+      SM.isInMainFile(SM.getExpansionLoc(Def->getLocation()))) {
+    if (Def->getDescribedFunctionTemplate()) {
+      F.Blockers.push_back(F.Name + " is a template defined in a source file");
+      return F;
+    }
+    std::string Return = sourceText(Def->getReturnTypeSourceRange(), Ctx);
+    if (Return.empty() || Return == "auto")
+      Return = Def->getReturnType().getAsString(Policy);
+    // Right after the definition, so named as its declarator names it.
+    std::string Name = Def->getNameAsString();
+    if (NestedNameSpecifierLoc Qualifier = Def->getQualifierLoc())
+      Name = sourceText(Qualifier.getSourceRange(), Ctx) + Name;
+    std::string Text = "\ntemplate " + Return + " " + Name + "<@AXIS@>(";
+    bool First = true;
+    for (const ParmVarDecl *Other : Def->parameters()) {
+      if (Other->getFunctionScopeIndex() == Param)
+        continue;
+      Text += (First ? "" : ", ") + Other->getType().getAsString(Policy);
+      First = false;
+    }
+    Text += ")";
+    if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && M->isConst())
+      Text += " const";
+    Text += ";";
+    SourceLocation End = Lexer::getLocForEndOfToken(
+        SM.getExpansionLoc(Def->getEndLoc()), 0, SM, LO);
+    std::optional<FlowEdit> At =
+        flowEdit(FixItHint::CreateInsertion(End, ""), SM, LO);
+    if (!At) {
+      F.Blockers.push_back("the definition of " + F.Name + " is in a macro");
+      return F;
+    }
+    F.InstantiationAt = *At;
+    F.Instantiation = Text;
+  }
+  return F;
+}
+
+//===--- JSON -------------------------------------------------------------===//
+
+namespace {
+
+llvm::json::Value pointJSON(const FlowPoint &P) {
+  return llvm::json::Array{P.File, P.Offset, P.Line, P.Column};
+}
+bool pointFrom(const llvm::json::Value *V, FlowPoint &P) {
+  const llvm::json::Array *A = V ? V->getAsArray() : nullptr;
+  if (!A || A->size() != 4)
+    return false;
+  std::optional<llvm::StringRef> File = (*A)[0].getAsString();
+  std::optional<int64_t> Offset = (*A)[1].getAsInteger(),
+                         Line = (*A)[2].getAsInteger(),
+                         Column = (*A)[3].getAsInteger();
+  if (!File || !Offset || !Line || !Column)
+    return false;
+  P = FlowPoint{File->str(), unsigned(*Offset), unsigned(*Line), unsigned(*Column), {}};
+  return true;
+}
+llvm::json::Value editsJSON(const std::vector<FlowEdit> &Edits) {
+  llvm::json::Array A;
+  for (const FlowEdit &E : Edits)
+    A.push_back(llvm::json::Array{E.File, E.Offset, E.Length, E.Text});
+  return A;
+}
+bool editFrom(const llvm::json::Value &V, FlowEdit &E) {
+  const llvm::json::Array *A = V.getAsArray();
+  if (!A || A->size() != 4)
+    return false;
+  std::optional<llvm::StringRef> File = (*A)[0].getAsString(), Text = (*A)[3].getAsString();
+  std::optional<int64_t> Offset = (*A)[1].getAsInteger(), Length = (*A)[2].getAsInteger();
+  if (!File || !Text || !Offset || !Length)
+    return false;
+  E = FlowEdit{File->str(), unsigned(*Offset), unsigned(*Length), Text->str(), {}};
+  return true;
+}
+bool editsFrom(const llvm::json::Value *V, std::vector<FlowEdit> &Edits) {
+  const llvm::json::Array *A = V ? V->getAsArray() : nullptr;
+  if (!A)
+    return false;
+  for (const llvm::json::Value &Item : *A) {
+    FlowEdit E;
+    if (!editFrom(Item, E))
+      return false;
+    Edits.push_back(std::move(E));
+  }
+  return true;
+}
+bool stringFrom(const llvm::json::Object &O, llvm::StringRef Key, std::string &S) {
+  std::optional<llvm::StringRef> V = O.getString(Key);
+  if (!V)
+    return false;
+  S = V->str();
+  return true;
+}
+bool unsignedFrom(const llvm::json::Object &O, llvm::StringRef Key, unsigned &U) {
+  std::optional<int64_t> V = O.getInteger(Key);
+  if (!V || *V < 0)
+    return false;
+  U = unsigned(*V);
+  return true;
+}
+
+} // namespace
+
+llvm::json::Value toJSON(const UnitFlow &Flow) {
+  llvm::json::Array Arguments, Functions, Roots, References;
+  for (const FlowArgument &A : Flow.Arguments)
+    Arguments.push_back(llvm::json::Object{
+        {"kind", int(A.Kind)}, {"callee", A.Callee}, {"param", A.Param},
+        {"at", pointJSON(A.At)}, {"value", A.Value}, {"caller", A.Caller},
+        {"callerParam", A.CallerParam}, {"edits", editsJSON(A.Edits)}});
+  for (const FlowFunction &F : Flow.Functions) {
+    llvm::json::Array Blockers;
+    for (const std::string &B : F.Blockers)
+      Blockers.push_back(B);
+    Functions.push_back(llvm::json::Object{
+        {"key", F.Key}, {"param", F.Param}, {"name", F.Name},
+        {"paramName", F.ParamName}, {"paramAt", pointJSON(F.ParamAt)},
+        {"internal", F.Internal}, {"defined", F.Defined},
+        {"blockers", std::move(Blockers)}, {"edits", editsJSON(F.Edits)},
+        {"instantiationAt", editsJSON({F.InstantiationAt})},
+        {"instantiation", F.Instantiation}});
+  }
+  for (const FlowRoot &R : Flow.Roots)
+    Roots.push_back(llvm::json::Object{{"function", R.Function},
+                                       {"param", R.Param},
+                                       {"at", pointJSON(R.At)},
+                                       {"mode", int(R.Mode)},
+                                       {"maxNotes", R.MaxNotes},
+                                       {"edits", editsJSON(R.Edits)}});
+  for (const FlowReference &R : Flow.References)
+    References.push_back(
+        llvm::json::Object{{"function", R.Function}, {"at", pointJSON(R.At)}});
+  return llvm::json::Object{{"arguments", std::move(Arguments)},
+                            {"functions", std::move(Functions)},
+                            {"roots", std::move(Roots)},
+                            {"references", std::move(References)}};
+}
+
+bool fromJSON(const llvm::json::Value &V, UnitFlow &Flow) {
+  const llvm::json::Object *O = V.getAsObject();
+  if (!O)
+    return false;
+  auto Each = [&](llvm::StringRef Key, auto &&Read) {
+    const llvm::json::Array *A = O->getArray(Key);
+    if (!A)
+      return false;
+    for (const llvm::json::Value &Item : *A) {
+      const llvm::json::Object *I = Item.getAsObject();
+      if (!I || !Read(*I))
+        return false;
+    }
+    return true;
+  };
+  return Each("arguments",
+              [&](const llvm::json::Object &I) {
+                FlowArgument A;
+                unsigned Kind = 0;
+                if (!unsignedFrom(I, "kind", Kind) || Kind > FlowArgument::Runtime ||
+                    !stringFrom(I, "callee", A.Callee) ||
+                    !unsignedFrom(I, "param", A.Param) || !pointFrom(I.get("at"), A.At) ||
+                    !stringFrom(I, "value", A.Value) || !stringFrom(I, "caller", A.Caller) ||
+                    !unsignedFrom(I, "callerParam", A.CallerParam) ||
+                    !editsFrom(I.get("edits"), A.Edits))
+                  return false;
+                A.Kind = FlowArgument::KindT(Kind);
+                Flow.Arguments.push_back(std::move(A));
+                return true;
+              }) &&
+         Each("functions",
+              [&](const llvm::json::Object &I) {
+                FlowFunction F;
+                std::vector<FlowEdit> At;
+                const llvm::json::Array *Blockers = I.getArray("blockers");
+                std::optional<bool> Internal = I.getBoolean("internal"),
+                                    Defined = I.getBoolean("defined");
+                if (!stringFrom(I, "key", F.Key) || !unsignedFrom(I, "param", F.Param) ||
+                    !stringFrom(I, "name", F.Name) ||
+                    !stringFrom(I, "paramName", F.ParamName) ||
+                    !pointFrom(I.get("paramAt"), F.ParamAt) || !Internal || !Defined ||
+                    !Blockers || !editsFrom(I.get("edits"), F.Edits) ||
+                    !editsFrom(I.get("instantiationAt"), At) || At.size() != 1 ||
+                    !stringFrom(I, "instantiation", F.Instantiation) ||
+                    (!F.Instantiation.empty() &&
+                     F.Instantiation.find("@AXIS@") == std::string::npos))
+                  return false;
+                F.Internal = *Internal;
+                F.Defined = *Defined;
+                F.InstantiationAt = At.front();
+                for (const llvm::json::Value &B : *Blockers) {
+                  std::optional<llvm::StringRef> S = B.getAsString();
+                  if (!S)
+                    return false;
+                  F.Blockers.push_back(S->str());
+                }
+                Flow.Functions.push_back(std::move(F));
+                return true;
+              }) &&
+         Each("roots",
+              [&](const llvm::json::Object &I) {
+                FlowRoot R;
+                unsigned Mode = 0;
+                if (!stringFrom(I, "function", R.Function) ||
+                    !unsignedFrom(I, "param", R.Param) || !pointFrom(I.get("at"), R.At) ||
+                    !unsignedFrom(I, "mode", Mode) || Mode > unsigned(SignatureRewrites::All) ||
+                    !unsignedFrom(I, "maxNotes", R.MaxNotes) ||
+                    !editsFrom(I.get("edits"), R.Edits))
+                  return false;
+                R.Mode = SignatureRewrites(Mode);
+                Flow.Roots.push_back(std::move(R));
+                return true;
+              }) &&
+         Each("references", [&](const llvm::json::Object &I) {
+           FlowReference R;
+           if (!stringFrom(I, "function", R.Function) || !pointFrom(I.get("at"), R.At))
+             return false;
+           Flow.References.push_back(std::move(R));
+           return true;
+         });
+}
+
+//===--- Resolution -------------------------------------------------------===//
+
+static bool before(const FlowPoint &A, const FlowPoint &B) {
+  return std::tie(A.File, A.Offset) < std::tie(B.File, B.Offset);
+}
+
+FlowProgram::FlowProgram(std::vector<const UnitFlow *> Units, bool WholeProgram,
+                         std::string Scope)
+    : WholeProgram(WholeProgram), Scope(std::move(Scope)) {
+  // A header's facts come once from every unit that includes it.
+  std::set<std::tuple<std::string, unsigned, std::string, unsigned>> SeenArgs;
+  std::set<std::pair<std::string, unsigned>> SeenRoots;
+  for (const UnitFlow *U : Units) {
+    for (const FlowArgument &A : U->Arguments)
+      if (SeenArgs.insert({A.At.File, A.At.Offset, A.Callee, A.Param}).second)
+        Calls[{A.Callee, A.Param}].push_back(&A);
+    for (const FlowFunction &F : U->Functions) {
+      auto [It, New] = Functions.try_emplace(F.Key + "#" + std::to_string(F.Param), F);
+      if (New)
+        continue;
+      FlowFunction &M = It->second;
+      if (F.Defined && !M.Defined) {
+        M.Name = F.Name;
+        M.ParamName = F.ParamName;
+        M.ParamAt = F.ParamAt;
+        M.Defined = true;
+      }
+      if (!F.Instantiation.empty()) {
+        M.Instantiation = F.Instantiation;
+        M.InstantiationAt = F.InstantiationAt;
+      }
+      for (const std::string &B : F.Blockers)
+        if (!llvm::is_contained(M.Blockers, B))
+          M.Blockers.push_back(B);
+      M.Edits.insert(M.Edits.end(), F.Edits.begin(), F.Edits.end());
+      llvm::sort(M.Edits);
+      M.Edits.erase(std::unique(M.Edits.begin(), M.Edits.end()), M.Edits.end());
+    }
+    for (const FlowReference &R : U->References)
+      Referenced.try_emplace(R.Function, &R);
+    for (const FlowRoot &R : U->Roots)
+      if (SeenRoots.insert({R.At.File, R.At.Offset}).second)
+        Roots.push_back(R);
+  }
+  for (auto &[Key, List] : Calls)
+    llvm::sort(List, [](const FlowArgument *A, const FlowArgument *B) {
+      return before(A->At, B->At);
+    });
+  llvm::sort(Roots, [](const FlowRoot &A, const FlowRoot &B) { return before(A.At, B.At); });
+}
+
+FlowProgram::Plan FlowProgram::resolve(const FlowRoot &Root) const {
+  Plan Result;
+  const unsigned MaxNotes = Root.MaxNotes;
+  auto FunctionOf = [&](const std::string &Key, unsigned Param) -> const FlowFunction * {
+    auto It = Functions.find(Key + "#" + std::to_string(Param));
+    return It == Functions.end() ? nullptr : &It->second;
+  };
+  const FlowFunction *RootFn = FunctionOf(Root.Function, Root.Param);
+  if (!RootFn)
+    return Result;
+  // From the root outwards: the calls of each function, before those of
+  // the functions that pass their parameter on to it.
+  using Node = std::pair<std::string, unsigned>;
+  std::vector<Node> Order{{Root.Function, Root.Param}};
+  std::set<Node> Reached{Order.front()};
+  std::vector<std::pair<Node, Node>> Forwards; // (callee, caller)
+  bool AllConstant = true;
+  unsigned Total = 0;
+  std::string Problem;
+  FlowPoint ProblemAt = RootFn->ParamAt;
+  for (size_t I = 0; I < Order.size(); ++I) {
+    const FlowFunction *Fn = FunctionOf(Order[I].first, Order[I].second);
+    if (!Fn) { // facts from a unit that could not describe it: no fix
+      AllConstant = false;
+      continue;
+    }
+    auto It = Calls.find(Order[I]);
+    if (It == Calls.end()) {
+      AllConstant = false;
+      Result.Notes.push_back({Fn->ParamAt, Fn->Name + " is not called in " + Scope});
+      continue;
+    }
+    for (const FlowArgument *A : It->second) {
+      std::string Text = Fn->Name + " is called here ";
+      switch (A->Kind) {
+      case FlowArgument::Constant:
+        Text += "with axis " + A->Value;
+        break;
+      case FlowArgument::Forwarded: {
+        Node Caller{A->Caller, A->CallerParam};
+        const FlowFunction *CallerFn = FunctionOf(A->Caller, A->CallerParam);
+        if (!CallerFn) {
+          Text += "with an axis that is not a compile-time constant";
+          AllConstant = false;
+          break;
+        }
+        Text += "with parameter " + CallerFn->ParamName + " of " + CallerFn->Name;
+        Forwards.push_back({Order[I], Caller});
+        if (Reached.insert(Caller).second)
+          Order.push_back(Caller);
+        break;
+      }
+      case FlowArgument::Default:
+        Text += "without an axis, so it takes the default";
+        AllConstant = false;
+        break;
+      case FlowArgument::Runtime:
+        Text += "with an axis that is not a compile-time constant";
+        AllConstant = false;
+        break;
+      }
+      if (A->Edits.empty() && Problem.empty() && AllConstant) {
+        Problem = "this call cannot be rewritten to pass the axis as a template argument";
+        ProblemAt = A->At;
+      }
+      if (Total++ < MaxNotes)
+        Result.Notes.push_back({A->At, Text});
+    }
+  }
+  if (Total > MaxNotes)
+    Result.Notes.push_back({RootFn->ParamAt, std::to_string(Total - MaxNotes) +
+                                                 " more calls not shown"});
+  if (!AllConstant)
+    return Result;
+
+  // Every value reaches the root through constants: the fix is possible
+  // unless one of the functions it changes cannot change.
+  // Values as written in decimal, ordered by value.
+  auto ByValue = [](const std::string &A, const std::string &B) {
+    bool NegA = A[0] == '-', NegB = B[0] == '-';
+    if (NegA != NegB)
+      return NegA;
+    if (A.size() != B.size())
+      return NegA ? A.size() > B.size() : A.size() < B.size();
+    return NegA ? A > B : A < B;
+  };
+  using ValueSet = std::set<std::string, decltype(ByValue)>;
+  std::map<Node, ValueSet> Values;
+  for (const Node &N : Order)
+    Values.emplace(N, ValueSet(ByValue));
+  for (const Node &N : Order)
+    for (const FlowArgument *A : Calls.at(N))
+      if (A->Kind == FlowArgument::Constant)
+        Values.at(N).insert(A->Value);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const auto &[Callee, Caller] : Forwards)
+      for (const std::string &V : ValueSet(Values.at(Caller)))
+        Changed |= Values.at(Callee).insert(V).second;
+  }
+  for (const Node &N : Order) {
+    const FlowFunction *Fn = FunctionOf(N.first, N.second);
+    if (!Problem.empty())
+      break;
+    if (!Fn->Blockers.empty())
+      Problem = Fn->Blockers.front();
+    else if (!Fn->Defined)
+      Problem = "the definition of " + Fn->Name + " is not in " + Scope;
+    else if (Fn->Edits.empty())
+      Problem = "the declarations of " + Fn->Name + " cannot be rewritten";
+    else if (auto Ref = Referenced.find(N.first); Ref != Referenced.end()) {
+      Problem = "the address of " + Fn->Name + " is taken here";
+      ProblemAt = Ref->second->At;
+    } else if (!Fn->Internal && Root.Mode != SignatureRewrites::All)
+      Problem = Fn->Name + " has external linkage; set RewriteSignatures "
+                "to 'all' to change it with every caller in the compilation "
+                "database";
+    else if (!Fn->Internal && !WholeProgram)
+      Problem = Fn->Name + " has external linkage, and its callers in other "
+                "files are only known when gradlint analyses the whole "
+                "compilation database";
+  }
+  if (Problem.empty() && Root.Edits.empty())
+    Problem = "the concatenation cannot be rewritten";
+  if (Root.Mode == SignatureRewrites::None)
+    Problem.clear();
+  if (Problem.empty() && Root.Mode != SignatureRewrites::None) {
+    std::vector<FlowEdit> Edits = Root.Edits;
+    for (const Node &N : Order) {
+      const FlowFunction *Fn = FunctionOf(N.first, N.second);
+      Edits.insert(Edits.end(), Fn->Edits.begin(), Fn->Edits.end());
+      for (const FlowArgument *A : Calls.at(N))
+        Edits.insert(Edits.end(), A->Edits.begin(), A->Edits.end());
+      if (!Fn->Instantiation.empty()) {
+        FlowEdit At = Fn->InstantiationAt;
+        for (const std::string &V : Values.at(N))
+          At.Text += std::string(Fn->Instantiation).replace(Fn->Instantiation.find("@AXIS@"), 6, V);
+        Edits.push_back(std::move(At));
+      }
+      // Other concatenations on the same parameter change with it.
+      for (const FlowRoot &Other : Roots)
+        if (Other.Function == N.first && Other.Param == N.second &&
+            !(Other.At.File == Root.At.File && Other.At.Offset == Root.At.Offset))
+          Edits.insert(Edits.end(), Other.Edits.begin(), Other.Edits.end());
+    }
+    llvm::sort(Edits);
+    Edits.erase(std::unique(Edits.begin(), Edits.end()), Edits.end());
+    bool Overlap = false;
+    for (size_t I = 1; I < Edits.size(); ++I)
+      if (Edits[I].File == Edits[I - 1].File &&
+          Edits[I].Offset < Edits[I - 1].Offset + Edits[I - 1].Length)
+        Overlap = true;
+    if (Overlap)
+      Problem = "its edits overlap";
+    else
+      Result.Edits = std::move(Edits);
+  }
+  if (!Result.Edits.empty())
+    Result.Notes.push_back(
+        {RootFn->ParamAt, "every call passes a constant: the fix makes " +
+                              RootFn->ParamName + " a template parameter of " +
+                              RootFn->Name +
+                              (Order.size() > 1 ? " and of the functions that pass it on" : "") +
+                              " and calls the compile-time form"});
+  else
+    Result.Notes.push_back({RootFn->ParamAt, "every call passes a constant: make " +
+                                                 RootFn->ParamName +
+                                                 " a template parameter of " +
+                                                 RootFn->Name +
+                                                 " and call the compile-time form"});
+  if (!Problem.empty())
+    Result.Notes.push_back({ProblemAt, "no fix: " + Problem});
+  return Result;
+}
+
+void FlowProgram::block(const std::function<std::string(const FlowFunction &)> &Why) {
+  for (auto &[Key, F] : Functions)
+    if (std::string Reason = Why(F); !Reason.empty())
+      F.Blockers.push_back(std::move(Reason));
+}
+
+std::vector<FlowProgram::Plan> FlowProgram::resolveAll() const {
+  std::vector<Plan> Plans;
+  for (const FlowRoot &R : Roots)
+    Plans.push_back(resolve(R));
+  // A root whose edits another root's fix makes too (a concatenation in a
+  // function that passes its axis on to another one, or a second one on
+  // the same parameter) is fixed by that one; the fix is offered once.
+  auto Contains = [](const std::vector<FlowEdit> &Big, const std::vector<FlowEdit> &Small) {
+    return std::includes(Big.begin(), Big.end(), Small.begin(), Small.end());
+  };
+  for (size_t I = 0; I < Plans.size(); ++I) {
+    if (Plans[I].Edits.empty())
+      continue;
+    for (size_t J = 0; J < Plans.size(); ++J) {
+      if (J == I || Plans[J].Edits.empty() || !Contains(Plans[J].Edits, Plans[I].Edits))
+        continue;
+      bool Bigger = Plans[J].Edits.size() > Plans[I].Edits.size();
+      if (!Bigger && J > I)
+        continue;
+      Plans[I].Edits.clear();
+      Plans[I].Notes.push_back(
+          {Roots[I].At, "fixed together with the concatenation at " +
+                            llvm::sys::path::filename(Roots[J].At.File).str() + ":" +
+                            std::to_string(Roots[J].At.Line)});
+      break;
+    }
+  }
+  return Plans;
+}
+
+} // namespace clang::tidy::gradlint
+
+namespace clang::tidy::gradlint {
+namespace {
+std::mutex SinkLock;
+llvm::DenseMap<const void *, UnitFlow *> &sinks() {
+  static llvm::DenseMap<const void *, UnitFlow *> Sinks;
+  return Sinks;
+}
+} // namespace
+
+void FlowSink::attach(const void *Context, UnitFlow *Flow) {
+  std::lock_guard<std::mutex> Guard(SinkLock);
+  sinks()[Context] = Flow;
+}
+void FlowSink::detach(const void *Context) {
+  std::lock_guard<std::mutex> Guard(SinkLock);
+  sinks().erase(Context);
+}
+UnitFlow *FlowSink::find(const void *Context) {
+  std::lock_guard<std::mutex> Guard(SinkLock);
+  return sinks().lookup(Context);
+}
+
+} // namespace clang::tidy::gradlint

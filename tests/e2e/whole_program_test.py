@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Whole-program axis provenance on a project of several translation units
+(fixtures/refcat/examples/layered): the concatenation's axis is a parameter
+of grow() (grow.cpp), passed on by block_forward() (block.cpp), which main()
+(main.cpp) calls with a constant. Run over the compilation database,
+gradlint traces the axis to that constant across the files and, with
+RewriteSignatures: all, makes it a template parameter everywhere in one fix:
+through --fix and through --export-fixes + clang-apply-replacements, with
+-j and with the cache. The fixed project builds and prints the same values.
+A whole-program fix the compiler rejects is withdrawn, with the reason."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+GRADLINT = os.environ["GRADLINT"]
+CLANGXX = os.environ["GRADLINT_CLANGXX"]
+APPLY = os.environ["GRADLINT_APPLY_REPLACEMENTS"]
+REFCAT = os.environ["REFCAT_DIR"]
+LINT_INCLUDE = os.environ["LINT_INCLUDE"]
+LAYERED = os.path.join(REFCAT, "examples", "layered")
+EXPECTED_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "whole_program_expected")
+SOURCES = ["grow.cpp", "block.cpp", "main.cpp"]
+EDITED = ["layers.h"] + SOURCES
+FLAGS = ["-std=c++17", f"-I{os.path.join(REFCAT, 'include')}", f"-I{os.path.join(REFCAT, 'examples')}"]
+
+# The finding, with file names relative to the project.
+FINDING = [
+    "grow.cpp:7:22: warning: axis passed to 'refcat::cat' comes from parameter 'axis', so the rank of the result is only known at run time [gradlint-runtime-concat-axis]",
+    "block.cpp:8:75: note: 'grow' is called here with parameter 'axis' of 'block_forward'",
+    "main.cpp:11:64: note: 'block_forward' is called here with axis 3",
+]
+FIXABLE = FINDING + [
+    "grow.cpp:6:50: note: every call passes a constant: the fix makes 'axis' a template parameter of 'grow' and of the functions that pass it on and calls the compile-time form",
+    "cat.h:102:30: note: compile-time form declared here",
+]
+NOT_ALLOWED = FINDING + [
+    "grow.cpp:6:50: note: every call passes a constant: make 'axis' a template parameter of 'grow' and call the compile-time form",
+    "grow.cpp:6:50: note: no fix: 'grow' has external linkage; set RewriteSignatures to 'all' to change it with every caller in the compilation database",
+    "cat.h:102:30: note: compile-time form declared here",
+]
+LINE = re.compile(r"^(/\S+?):(\d+):(\d+): (warning|error|note): (.*)$")
+
+
+def diagnostics(output):
+    """The warnings and notes, each file named by its base name; the
+    FIX-IT lines of --fix left out."""
+    result = []
+    for line in output.splitlines():
+        m = LINE.match(line)
+        if m and "FIX-IT applied" not in m.group(5):
+            result.append(f"{os.path.basename(m.group(1))}:{m.group(2)}:{m.group(3)}: {m.group(4)}: {m.group(5)}")
+    return result
+
+
+def write_database(directory, sources, flags):
+    entries = [{"directory": directory, "file": os.path.join(directory, s),
+                "arguments": ["clang++"] + flags + ["-c", os.path.join(directory, s)]}
+               for s in sources]
+    with open(os.path.join(directory, "compile_commands.json"), "w") as f:
+        json.dump(entries, f)
+
+
+class WholeProgramTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="gradlint-whole-program-")
+        self.dir = os.path.join(self.tmp, "layered")
+        shutil.copytree(LAYERED, self.dir)
+        write_database(self.dir, SOURCES, FLAGS)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def gradlint(self, *args, cwd=None):
+        proc = subprocess.run([GRADLINT, "-p", self.dir, *args], cwd=cwd or self.dir,
+                              capture_output=True, text=True)
+        self.assertNotIn(proc.returncode, (2, 3, 4, 5), proc.stdout + proc.stderr)
+        return proc
+
+    def run_program(self, label):
+        binary = os.path.join(self.tmp, label)
+        subprocess.run([CLANGXX, *FLAGS, "-O1", *[os.path.join(self.dir, s) for s in SOURCES],
+                        "-o", binary], check=True)
+        return subprocess.run([binary], check=True, capture_output=True, text=True).stdout
+
+    def assert_fixed(self):
+        for name in EDITED:
+            with open(os.path.join(self.dir, name)) as f, \
+                    open(os.path.join(EXPECTED_DIR, name + ".expected")) as g:
+                self.assertEqual(f.read(), g.read(), name)
+
+    def test_notes_and_fix(self):
+        before = self.run_program("before")
+        self.assertEqual(diagnostics(self.gradlint().stdout), FIXABLE)
+        fixed = self.gradlint("--fix")
+        self.assertEqual(diagnostics(fixed.stdout), FIXABLE)
+        self.assert_fixed()
+        self.assertEqual(self.run_program("after"), before)
+        # Nothing left to report or fix.
+        again = self.gradlint("--fix")
+        self.assertEqual(diagnostics(again.stdout), [])
+
+    def test_export_fixes_and_apply_replacements(self):
+        before = self.run_program("before")
+        fixes = os.path.join(self.dir, "fixes.yaml")
+        self.assertEqual(diagnostics(self.gradlint("--export-fixes", fixes).stdout), FIXABLE)
+        for name in EDITED:  # nothing written yet
+            with open(os.path.join(self.dir, name)) as f, open(os.path.join(LAYERED, name)) as g:
+                self.assertEqual(f.read(), g.read())
+        subprocess.run([APPLY, self.dir], check=True)
+        self.assert_fixed()
+        self.assertEqual(self.run_program("after"), before)
+
+    def test_jobs_and_cache_agree(self):
+        serial = diagnostics(self.gradlint("-j", "1").stdout)
+        cache = os.path.join(self.tmp, "cache")
+        cold = self.gradlint("-j", "2", "--cache-dir", cache)
+        warm = self.gradlint("-j", "2", "--cache-dir", cache)
+        self.assertIn("3 of 3 translation units from the cache", warm.stderr)
+        self.assertEqual(diagnostics(cold.stdout), serial)
+        self.assertEqual(diagnostics(warm.stdout), serial)
+        self.gradlint("-j", "2", "--cache-dir", cache, "--fix")
+        self.assert_fixed()
+
+    def test_one_file_sees_its_own_callers_only(self):
+        out = diagnostics(self.gradlint(os.path.join(self.dir, "grow.cpp")).stdout)
+        self.assertEqual(out[0], FINDING[0])
+        self.assertIn("grow.cpp:6:50: note: 'grow' is not called in this translation unit", out)
+
+    def test_internal_by_default(self):
+        os.remove(os.path.join(self.dir, ".clang-tidy"))
+        with open(os.path.join(self.dir, ".clang-tidy"), "w") as f:
+            f.write("Checks: '-*,gradlint-*'\n")
+        self.assertEqual(diagnostics(self.gradlint("--fix").stdout), NOT_ALLOWED)
+        for name in EDITED:
+            with open(os.path.join(self.dir, name)) as f, open(os.path.join(LAYERED, name)) as g:
+                self.assertEqual(f.read(), g.read())
+
+    def test_rejected_fix_is_withdrawn(self):
+        # A caller in a template reaches the member through a dependent
+        # object, where `ops.join<1>(x)` needs the `template` keyword: the
+        # compiler rejects the whole-program fix, so none of it is applied.
+        project = os.path.join(self.tmp, "ops")
+        os.mkdir(project)
+        files = {
+            ".clang-tidy": "Checks: '-*,gradlint-*'\nCheckOptions:\n"
+                           "  gradlint-runtime-concat-axis.RewriteSignatures: all\n",
+            "ops.h": "#include \"tensor.h\"\nusing T4 = mock::Tensor<float, 4>;\n"
+                     "struct Ops {\n  T4 join(const T4 &x, int axis) const;\n};\n",
+            "ops.cpp": "#include \"ops.h\"\n"
+                       "T4 Ops::join(const T4 &x, int axis) const { return mock::cat(x, x, axis); }\n",
+            "use.cpp": "#include \"ops.h\"\n"
+                       "template <class O> T4 run(const O &ops, const T4 &x) { return ops.join(x, 1); }\n"
+                       "T4 use(const T4 &x) { return run(Ops{}, x); }\n",
+        }
+        for name, text in files.items():
+            with open(os.path.join(project, name), "w") as f:
+                f.write(text)
+        write_database(project, ["ops.cpp", "use.cpp"], ["-std=c++17", f"-I{LINT_INCLUDE}"])
+        proc = subprocess.run([GRADLINT, "-p", project, "--fix"], cwd=project,
+                              capture_output=True, text=True)
+        out = diagnostics(proc.stdout)
+        self.assertEqual(out[:2], [
+            "ops.cpp:2:68: warning: axis passed to 'mock::cat' comes from parameter 'axis', so the rank of the result is only known at run time [gradlint-runtime-concat-axis]",
+            "use.cpp:2:75: note: 'join' is called here with axis 1",
+        ])
+        withdrawn = [line for line in out if "fix withdrawn" in line]
+        self.assertEqual(len(withdrawn), 1, out)
+        self.assertRegex(withdrawn[0], r"^ops\.cpp:2:68: note: fix withdrawn: with it the code does not compile: "
+                         r"use\.cpp:2:67: missing 'template' keyword")
+        for name, text in files.items():
+            with open(os.path.join(project, name)) as f:
+                self.assertEqual(f.read(), text, name)
+
+
+if __name__ == "__main__":
+    unittest.main()
