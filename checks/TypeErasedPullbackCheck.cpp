@@ -445,7 +445,8 @@ TypeErasedPullbackCheck::TypeErasedPullbackCheck(StringRef Name,
       TensorTypesOption(Options.get("TensorTypes", DefaultTensorTypes)),
       Naming(*this, Options), Classifier(NamePattern(), NamePattern()),
       StorageCheckEnabled(
-          Context->isCheckEnabled("gradlint-erased-pullback-storage")) {
+          Context->isCheckEnabled("gradlint-erased-pullback-storage")),
+      Sink(FlowSink::find(Context)) {
   Classifier = ErasedTypeClassifier(
       namePatternOption("ErasedTypes", ErasedTypesOption),
       namePatternOption("TensorTypes", TensorTypesOption));
@@ -484,6 +485,14 @@ void TypeErasedPullbackCheck::registerMatchers(MatchFinder *Finder) {
                argumentCountIs(1))
           .bind("any_cast"),
       this);
+  // Functions that pullbacks in other files may call (declared there, so
+  // defined outside any template and visible outside this file).
+  if (Sink)
+    Finder->addMatcher(functionDecl(isExpansionInMainFile(), isDefinition(),
+                                    unless(isImplicit()),
+                                    unless(isInstantiated()))
+                           .bind("erased_definition"),
+                       this);
 }
 
 void TypeErasedPullbackCheck::addLambda(const LambdaExpr *Lambda,
@@ -522,6 +531,24 @@ TypeErasedPullbackCheck::calledFunction(const CallExpr *Call) const {
   return callTarget(singleReturnedLambda(Maker)->getCallOperator());
 }
 
+const CallExpr *TypeErasedPullbackCheck::passedOnCall(const FunctionDecl *Def) const {
+  const CallExpr *Call = nullptr;
+  for (const ReturnStmt *R : returnsOf(Def))
+    if (const auto *Inner = dyn_cast_or_null<CallExpr>(
+            R->getRetValue() ? stripTemporaries(R->getRetValue()) : nullptr);
+        Inner && Inner->getDirectCallee() && Classifier.findErased(Inner->getType()))
+      Call = Inner;
+  return Call;
+}
+
+std::string TypeErasedPullbackCheck::erasureNote(const FunctionDecl *Callee) const {
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  Callee->getNameForDiagnostic(OS, Context->getPrintingPolicy(), /*Qualified=*/false);
+  return "the erasure comes from '" + Name + "', which returns '" +
+         Callee->getReturnType().getAsString(Context->getPrintingPolicy()) + "'";
+}
+
 void TypeErasedPullbackCheck::addRRuleResults(const FunctionDecl *RRule) {
   for (const ReturnStmt *Return : returnsOf(RRule))
     if (const Expr *Value = Return->getRetValue())
@@ -533,6 +560,18 @@ void TypeErasedPullbackCheck::check(const MatchFinder::MatchResult &Result) {
   Context = Result.Context;
   if (const auto *Cast = Result.Nodes.getNodeAs<CallExpr>("any_cast")) {
     AnyCasts.push_back(Cast);
+    return;
+  }
+  if (const auto *Def = Result.Nodes.getNodeAs<FunctionDecl>("erased_definition")) {
+    // What a pullback in another translation unit that calls it needs to
+    // know: that it erases, and where that erasure comes from in turn.
+    if (!Def->isExternallyVisible() || Def->isDependentContext() ||
+        !Classifier.findErased(Def->getReturnType()))
+      return;
+    const CallExpr *Inner = passedOnCall(Def);
+    Sink->Erasures.push_back(
+        {flowKey(Def), flowPoint(Def->getLocation(), *Result.SourceManager),
+         erasureNote(Def), Inner ? flowKey(Inner->getDirectCallee()) : ""});
     return;
   }
   if (const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn")) {
@@ -670,25 +709,24 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
       std::vector<const FunctionDecl *> Chain;
       llvm::SmallPtrSet<const FunctionDecl *, 4> Seen;
       const CallExpr *Call = Analyzer.Origin;
+      const FunctionDecl *Undefined = nullptr;
       while (Call && Chain.size() < 4) {
         const FunctionDecl *Callee = Call->getDirectCallee();
         if (!Callee || !Seen.insert(Callee->getCanonicalDecl()).second)
           break;
         Chain.push_back(Callee);
         const FunctionDecl *Def = Callee->getDefinition();
-        Call = nullptr;
-        if (Def)
-          for (const ReturnStmt *R : returnsOf(Def))
-            if (const auto *Inner = dyn_cast_or_null<CallExpr>(
-                    R->getRetValue() ? stripTemporaries(R->getRetValue()) : nullptr);
-                Inner && Inner->getDirectCallee() &&
-                Classifier.findErased(Inner->getType()))
-              Call = Inner;
+        Call = Def ? passedOnCall(Def) : nullptr;
+        if (!Def)
+          Undefined = Callee;
       }
+      // Defined in another translation unit: the gradlint command, which
+      // sees them all, follows it there (WholeProgram.h).
+      if (Sink && Undefined)
+        Sink->ErasedOrigins.push_back({flowPoint(Loc, SM), flowKey(Undefined),
+                                       erasureNote(Undefined)});
       for (const FunctionDecl *Callee : llvm::reverse(Chain))
-        diag(Callee->getLocation(), "the erasure comes from %0, which returns %1",
-             DiagnosticIDs::Note)
-            << Callee << Callee->getReturnType();
+        diag(Callee->getLocation(), "%0", DiagnosticIDs::Note) << erasureNote(Callee);
     } else if (Analyzer.Unknown && !Opaque.empty()) {
       diag(Opaque.front()->getBeginLoc(),
            "this return already produces a type-erased value",

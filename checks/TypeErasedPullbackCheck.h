@@ -3,6 +3,7 @@
 #ifndef GRADLINT_CHECKS_TYPEERASEDPULLBACKCHECK_H
 #define GRADLINT_CHECKS_TYPEERASEDPULLBACKCHECK_H
 
+#include "utils/AxisFlow.h"
 #include "utils/ErasedTypes.h"
 #include "utils/NamePattern.h"
 #include "utils/OptionLists.h"
@@ -53,6 +54,10 @@ private:
   /// (when it runs too) rewrites to `auto` (closureResultBecomesAuto); the
   /// std::any_casts of such calls go with the lambda's erased result.
   const FunctionDecl *calledFunction(const CallExpr *Call) const;
+  /// The call whose erased result a return of \p Def passes on, if any.
+  const CallExpr *passedOnCall(const FunctionDecl *Def) const;
+  /// "the erasure comes from 'f', which returns 'std::any'".
+  std::string erasureNote(const FunctionDecl *Callee) const;
 
   const std::string RegistrationFunctionsOption;
   const std::string ErasedTypesOption;
@@ -73,6 +78,9 @@ private:
   std::vector<const CallExpr *> AnyCasts;
   llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const CallExpr *, 2>> AnyCastsOf;
   ASTContext *Context = nullptr;
+  /// Where the gradlint command collects the facts that trace an erasure
+  /// into other translation units (AxisFlow.h); null in other front ends.
+  UnitFlow *Sink;
 };
 
 } // namespace clang::tidy::gradlint

@@ -316,7 +316,9 @@ Trace axis parameters through the calls of
 every file analysed (the default), not only
 those of each file's own translation unit; a
 parameter fix may then change several files.
-Off with --shard, which sees part of the files.
+Pullback erasures are traced to the files that
+define their origins. Off with --shard, which
+sees part of the files.
 )"),
                                   cl::init(true), cl::cat(GradlintCategory));
 
@@ -663,6 +665,7 @@ int gradlintMain(int Argc, const char **Argv) {
     ::gradlint::FixGuard Editable(Sources, *Files);
     ::gradlint::resolveWholeProgram(Errors, Flows, *Compilations, *Files,
                                     [&](StringRef File) { return Editable.inside(File); });
+    ::gradlint::traceErasures(Errors, Flows);
   }
   if (Cache) {
     if (!Quiet)

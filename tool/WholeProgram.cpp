@@ -43,6 +43,31 @@ public:
   std::string Text;
 };
 
+/// The finding of \p Check at \p At, matching paths as written and as
+/// real paths (a symlinked source root).
+class FindingIndex {
+public:
+  explicit FindingIndex(std::vector<ClangTidyError> &Errors) : Errors(Errors) {}
+
+  ClangTidyError *find(StringRef Check, const flow::FlowPoint &At) {
+    auto It = llvm::find_if(Errors, [&](const ClangTidyError &E) {
+      return E.DiagnosticName == Check && E.Message.FileOffset == At.Offset &&
+             real(E.Message.FilePath) == real(At.File);
+    });
+    return It == Errors.end() ? nullptr : &*It;
+  }
+
+private:
+  const std::string &real(const std::string &Path) {
+    auto [It, New] = RealPaths.try_emplace(Path);
+    if (New)
+      It->second = realPath(makeAbsolute(Path)).value_or(Path);
+    return It->second;
+  }
+  std::vector<ClangTidyError> &Errors;
+  std::map<std::string, std::string> RealPaths;
+};
+
 bool samePlan(const flow::FlowProgram::Plan &A, const flow::FlowProgram::Plan &B) {
   if (A.Edits != B.Edits || A.Notes.size() != B.Notes.size())
     return false;
@@ -154,13 +179,7 @@ unsigned resolveWholeProgram(std::vector<ClangTidyError> &Errors,
                     std::move(OnePlans[I]));
   }
 
-  std::map<std::string, std::string> RealPaths;
-  auto Real = [&](const std::string &Path) -> const std::string & {
-    auto [It, New] = RealPaths.try_emplace(Path);
-    if (New)
-      It->second = realPath(makeAbsolute(Path)).value_or(Path);
-    return It->second;
-  };
+  FindingIndex Findings(Errors);
   unsigned Withdrawn = 0;
   for (size_t I = 0; I < Plans.size(); ++I) {
     const flow::FlowRoot &Root = Program.roots()[I];
@@ -168,11 +187,8 @@ unsigned resolveWholeProgram(std::vector<ClangTidyError> &Errors,
     auto Mine = Local.find({Root.At.File, Root.At.Offset});
     if (Mine == Local.end() || samePlan(Plan, Mine->second))
       continue;
-    auto Finding = llvm::find_if(Errors, [&](const ClangTidyError &E) {
-      return E.DiagnosticName == CheckName && E.Message.FileOffset == Root.At.Offset &&
-             Real(E.Message.FilePath) == Real(Root.At.File);
-    });
-    if (Finding == Errors.end()) // filtered out (NOLINT, line filter)
+    ClangTidyError *Finding = Findings.find(CheckName, Root.At);
+    if (!Finding) // filtered out (NOLINT, line filter)
       continue;
     // The check's notes: its plan's, maybe a withdrawn fix's, then the
     // compile-time form's.
@@ -210,6 +226,48 @@ unsigned resolveWholeProgram(std::vector<ClangTidyError> &Errors,
       Finding->Notes.push_back(std::move(M));
   }
   return Withdrawn;
+}
+
+void traceErasures(std::vector<ClangTidyError> &Errors, ArrayRef<flow::UnitFlow> Flows) {
+  // A function defined in several files (inline, in a header) is the same
+  // function: the first definition is the one named.
+  std::map<std::string, const flow::FlowErasure *> Defined;
+  for (const flow::UnitFlow &U : Flows)
+    for (const flow::FlowErasure &E : U.Erasures)
+      Defined.emplace(E.Key, &E);
+  FindingIndex Findings(Errors);
+  for (const flow::UnitFlow &U : Flows)
+    for (const flow::FlowErasedOrigin &Origin : U.ErasedOrigins) {
+      // As far as a translation unit's own chain goes (4 functions).
+      std::vector<const flow::FlowErasure *> Chain;
+      std::set<std::string> Seen;
+      for (std::string Key = Origin.Callee; !Key.empty() && Chain.size() < 4;) {
+        auto It = Defined.find(Key);
+        if (It == Defined.end() || !Seen.insert(Key).second)
+          break;
+        Chain.push_back(It->second);
+        Key = It->second->PassesOn;
+      }
+      ClangTidyError *Finding =
+          Chain.empty() ? nullptr : Findings.find("gradlint-type-erased-pullback", Origin.At);
+      if (!Finding)
+        continue;
+      auto Declared = llvm::find_if(Finding->Notes, [&](const tooling::DiagnosticMessage &M) {
+        return M.Message == Origin.Note;
+      });
+      if (Declared == Finding->Notes.end())
+        continue;
+      std::vector<tooling::DiagnosticMessage> Traced;
+      for (const flow::FlowErasure *E : llvm::reverse(Chain)) {
+        tooling::DiagnosticMessage M;
+        M.Message = E->Note;
+        M.FilePath = E->At.File;
+        M.FileOffset = E->At.Offset;
+        Traced.push_back(std::move(M));
+      }
+      Declared = Finding->Notes.erase(Declared);
+      Finding->Notes.insert(Declared, Traced.begin(), Traced.end());
+    }
 }
 
 } // namespace gradlint

@@ -8,6 +8,7 @@
 // callers at once. Such a fix is proved like every other: all its edits
 // are applied in memory and every translation unit they touch is parsed
 // again; if one does not compile, the fix is withdrawn with the first error.
+// The same facts trace a pullback's type erasure to the file that makes it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +34,13 @@ unsigned resolveWholeProgram(std::vector<clang::tidy::ClangTidyError> &Errors,
                              const clang::tooling::CompilationDatabase &Database,
                              llvm::ArrayRef<std::string> Files,
                              const std::function<bool(llvm::StringRef)> &Editable);
+
+/// Follows the erasures of gradlint-type-erased-pullback findings into the
+/// translation units that define the functions they come from: the note on
+/// such a function's declaration becomes notes on its definition and on the
+/// functions whose erased results it passes on in turn, innermost first.
+void traceErasures(std::vector<clang::tidy::ClangTidyError> &Errors,
+                   llvm::ArrayRef<clang::tidy::gradlint::UnitFlow> Flows);
 
 } // namespace gradlint
 

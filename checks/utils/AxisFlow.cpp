@@ -525,10 +525,21 @@ llvm::json::Value toJSON(const UnitFlow &Flow) {
   for (const FlowReference &R : Flow.References)
     References.push_back(
         llvm::json::Object{{"function", R.Function}, {"at", pointJSON(R.At)}});
+  llvm::json::Array Erasures, ErasedOrigins;
+  for (const FlowErasure &E : Flow.Erasures)
+    Erasures.push_back(llvm::json::Object{{"key", E.Key},
+                                          {"at", pointJSON(E.At)},
+                                          {"note", E.Note},
+                                          {"passesOn", E.PassesOn}});
+  for (const FlowErasedOrigin &O : Flow.ErasedOrigins)
+    ErasedOrigins.push_back(llvm::json::Object{
+        {"at", pointJSON(O.At)}, {"callee", O.Callee}, {"note", O.Note}});
   return llvm::json::Object{{"arguments", std::move(Arguments)},
                             {"functions", std::move(Functions)},
                             {"roots", std::move(Roots)},
-                            {"references", std::move(References)}};
+                            {"references", std::move(References)},
+                            {"erasures", std::move(Erasures)},
+                            {"erasedOrigins", std::move(ErasedOrigins)}};
 }
 
 bool fromJSON(const llvm::json::Value &V, UnitFlow &Flow) {
@@ -609,6 +620,23 @@ bool fromJSON(const llvm::json::Value &V, UnitFlow &Flow) {
            if (!stringFrom(I, "function", R.Function) || !pointFrom(I.get("at"), R.At))
              return false;
            Flow.References.push_back(std::move(R));
+           return true;
+         }) &&
+         Each("erasures",
+              [&](const llvm::json::Object &I) {
+                FlowErasure E;
+                if (!stringFrom(I, "key", E.Key) || !pointFrom(I.get("at"), E.At) ||
+                    !stringFrom(I, "note", E.Note) || !stringFrom(I, "passesOn", E.PassesOn))
+                  return false;
+                Flow.Erasures.push_back(std::move(E));
+                return true;
+              }) &&
+         Each("erasedOrigins", [&](const llvm::json::Object &I) {
+           FlowErasedOrigin O;
+           if (!pointFrom(I.get("at"), O.At) || !stringFrom(I, "callee", O.Callee) ||
+               !stringFrom(I, "note", O.Note))
+             return false;
+           Flow.ErasedOrigins.push_back(std::move(O));
            return true;
          });
 }

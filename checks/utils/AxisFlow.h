@@ -127,12 +127,36 @@ struct FlowReference {
   FlowPoint At;
 };
 
+/// For gradlint-type-erased-pullback: a function defined in this
+/// translation unit whose result is type-erased.
+struct FlowErasure {
+  std::string Key;
+  /// Its name in the definition.
+  FlowPoint At;
+  /// The note that names it as an erasure's origin.
+  std::string Note;
+  /// The function whose erased result it returns, if any (its origin).
+  std::string PassesOn;
+};
+
+/// For gradlint-type-erased-pullback: a pullback reported here whose
+/// erasure comes from a function this translation unit only declares.
+struct FlowErasedOrigin {
+  /// The finding.
+  FlowPoint At;
+  /// That function, and the note the check gave on its declaration.
+  std::string Callee;
+  std::string Note;
+};
+
 /// The facts of one translation unit, or of several merged.
 struct UnitFlow {
   std::vector<FlowArgument> Arguments;
   std::vector<FlowFunction> Functions;
   std::vector<FlowRoot> Roots;
   std::vector<FlowReference> References;
+  std::vector<FlowErasure> Erasures;
+  std::vector<FlowErasedOrigin> ErasedOrigins;
 };
 
 llvm::json::Value toJSON(const UnitFlow &Flow);

@@ -7,7 +7,8 @@ gradlint traces the axis to that constant across the files and, with
 RewriteSignatures: all, makes it a template parameter everywhere in one fix:
 through --fix and through --export-fixes + clang-apply-replacements, with
 -j and with the cache. The fixed project builds and prints the same values.
-A whole-program fix the compiler rejects is withdrawn, with the reason."""
+A whole-program fix the compiler rejects is withdrawn, with the reason.
+A pullback's type erasure is traced into the files that make it."""
 
 import json
 import os
@@ -175,6 +176,60 @@ class WholeProgramTest(unittest.TestCase):
         for name, text in files.items():
             with open(os.path.join(project, name)) as f:
                 self.assertEqual(f.read(), text, name)
+
+
+class ErasureAcrossFilesTest(unittest.TestCase):
+    """A pullback whose std::any comes from a function defined in another
+    file, which passes on the result of one defined in a third: run over
+    the database, the notes name those definitions, innermost first; run
+    on the pullback's file alone, its declaration in the header."""
+
+    FILES = {
+        ".clang-tidy": "Checks: '-*,gradlint-*'\n",
+        "grads.h": "#include \"autodiff.h\"\n#include <any>\n"
+                   "std::any erase(const ad::Tensor &t);\nstd::any scaled(const ad::Tensor &t);\n",
+        "erase.cpp": "#include \"grads.h\"\nstd::any erase(const ad::Tensor &t) { return t; }\n",
+        "scaled.cpp": "#include \"grads.h\"\n"
+                      "std::any scaled(const ad::Tensor &t) { return erase(t * 2.0f); }\n",
+        "square.cpp": "#include \"grads.h\"\n"
+                      "std::any square_pullback(const ad::Tensor &x, const ad::Tensor &dy) {\n"
+                      "  return scaled(dy * x);\n}\n",
+    }
+    FINDING = "square.cpp:2:10: warning: pullback 'square_pullback' returns type-erased 'std::any' [gradlint-type-erased-pullback]"
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="gradlint-erasure-")
+        for name, text in self.FILES.items():
+            with open(os.path.join(self.dir, name), "w") as f:
+                f.write(text)
+        write_database(self.dir, ["erase.cpp", "scaled.cpp", "square.cpp"],
+                       ["-std=c++17", f"-I{LINT_INCLUDE}"])
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def gradlint(self, *args):
+        proc = subprocess.run([GRADLINT, "-p", self.dir, *args], cwd=self.dir,
+                              capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        return diagnostics(proc.stdout)
+
+    def test_traced_to_the_defining_files(self):
+        expected = [
+            self.FINDING,
+            "erase.cpp:2:10: note: the erasure comes from 'erase', which returns 'std::any'",
+            "scaled.cpp:2:10: note: the erasure comes from 'scaled', which returns 'std::any'",
+        ]
+        self.assertEqual(self.gradlint(), expected)
+        cache = os.path.join(self.dir, "cache")
+        self.assertEqual(self.gradlint("-j", "2", "--cache-dir", cache), expected)
+        self.assertEqual(self.gradlint("-j", "2", "--cache-dir", cache), expected)
+
+    def test_one_file_names_the_declaration(self):
+        self.assertEqual(self.gradlint(os.path.join(self.dir, "square.cpp")), [
+            self.FINDING,
+            "grads.h:4:10: note: the erasure comes from 'scaled', which returns 'std::any'",
+        ])
 
 
 if __name__ == "__main__":

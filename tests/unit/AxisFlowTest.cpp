@@ -4,7 +4,7 @@
 // check records them and resolved together: notes across files, through a
 // function that passes the axis on, values propagated to explicit
 // instantiations, what each RewriteSignatures mode and scope allows, and
-// facts that survive their JSON form.
+// facts (the pullback check's too) that survive their JSON form.
 
 #include "ASTFixture.h"
 #include "utils/AxisFlow.h"
@@ -111,6 +111,9 @@ TEST(AxisFlowTest, ExternalLinkageNeedsAllAndTheWholeProgram) {
 
 TEST(AxisFlowTest, FactsSurviveJson) {
   Program P(SignatureRewrites::All);
+  // The pullback check's facts travel in the same form.
+  P.FlowB.Erasures.push_back({"c:@F@scaled", {"b.cpp", 9, 2, 10, {}}, "the erasure", "c:@F@erase"});
+  P.FlowC.ErasedOrigins.push_back({{"c.cpp", 4, 1, 5, {}}, "c:@F@scaled", "the erasure"});
   std::vector<UnitFlow> Read(3);
   const UnitFlow *Units[] = {&P.FlowA, &P.FlowB, &P.FlowC};
   for (int I = 0; I < 3; ++I) {
@@ -126,6 +129,14 @@ TEST(AxisFlowTest, FactsSurviveJson) {
   FlowProgram::Plan X = Direct.resolveAll()[0], Y = FromJson.resolveAll()[0];
   EXPECT_EQ(texts(X), texts(Y));
   EXPECT_EQ(X.Edits, Y.Edits);
+  ASSERT_EQ(Read[1].Erasures.size(), 1u);
+  EXPECT_EQ(Read[1].Erasures[0].Key, "c:@F@scaled");
+  EXPECT_EQ(Read[1].Erasures[0].At.Offset, 9u);
+  EXPECT_EQ(Read[1].Erasures[0].Note, "the erasure");
+  EXPECT_EQ(Read[1].Erasures[0].PassesOn, "c:@F@erase");
+  ASSERT_EQ(Read[2].ErasedOrigins.size(), 1u);
+  EXPECT_EQ(Read[2].ErasedOrigins[0].At.Line, 1u);
+  EXPECT_EQ(Read[2].ErasedOrigins[0].Callee, "c:@F@scaled");
   // Malformed facts are refused, not half read.
   UnitFlow Bad;
   EXPECT_FALSE(fromJSON(llvm::json::Object{{"arguments", 3}}, Bad));
