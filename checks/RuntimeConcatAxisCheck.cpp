@@ -75,6 +75,21 @@ bool isAxisType(QualType T) {
   return T->isIntegralOrEnumerationType() && !T->isBooleanType();
 }
 
+/// Whether a callee found as \p Found sees \p Form by the same name: true
+/// unless it was found through a using-declaration that does not name
+/// the form's templates (they were declared after it).
+bool usingBringsForm(const NamedDecl *Found, const CompileTimeForm &Form) {
+  const auto *Shadow = dyn_cast<UsingShadowDecl>(Found);
+  if (!Shadow)
+    return true;
+  return llvm::any_of(Shadow->getIntroducer()->shadows(), [&](const UsingShadowDecl *S) {
+    const auto *TD = dyn_cast<FunctionTemplateDecl>(S->getTargetDecl());
+    return TD && llvm::any_of(Form.Overloads, [&](const FunctionDecl *F) {
+             return F->getDescribedFunctionTemplate() == TD;
+           });
+  });
+}
+
 /// Whether \p Call is in code instantiated from a template, where a member
 /// template named through a dependent object needs the `template` keyword.
 bool isInTemplateInstantiation(const CallExpr *Call, ASTContext &Ctx) {
@@ -406,11 +421,16 @@ std::vector<FixItHint> RuntimeConcatAxisCheck::rewriteCall(
     // form would not be found that way: a configured function of another
     // name, or (before C++20) an unqualified call that only argument-
     // dependent lookup resolved.
+    // Likewise a name found through a using-declaration that does not
+    // bring the compile-time form (a facade written before the form was
+    // declared): the form's own namespace names it.
     std::string Name;
     if (!Form.ConfiguredName.empty())
       Name = Member ? lastComponent(Form.ConfiguredName).str()
                     : Form.ConfiguredName;
     else if (Ref && !Ref->hasQualifier() && Call->usesADL() && !LO.CPlusPlus20)
+      Name = qualifiedSpelling(Named);
+    else if (Ref && !usingBringsForm(Ref->getFoundDecl(), Form))
       Name = qualifiedSpelling(Named);
     std::string TemplateArgs = "<" + templateArgumentText(Axis, AxisText) + ">";
     if (Member && isInTemplateInstantiation(Call, Ctx))

@@ -71,6 +71,16 @@ bool isStaticMember(const ValueDecl *D) {
   return false;
 }
 
+/// A static member of a class made from a template (`Tensor<float, 4>::rank`,
+/// `T::ndims`, xtensor_fixed's `rank`) is the rank its template arguments
+/// give; one of a plain class (`Config::kAxis`) is only a named constant.
+AxisOrigin staticMemberOrigin(const ValueDecl *D) {
+  const auto *RD = dyn_cast<CXXRecordDecl>(D->getDeclContext());
+  bool FromTemplate = RD && (RD->isTemplated() || isa<ClassTemplateSpecializationDecl>(RD) ||
+                             RD->getTemplateInstantiationPattern());
+  return FromTemplate ? AxisOrigin::StaticRank : AxisOrigin::Constant;
+}
+
 Classification classify(const Expr *E);
 
 Classification classifyChildren(const Expr *E) {
@@ -91,7 +101,7 @@ Classification classifyDecl(const ValueDecl *D) {
   if (const auto *VD = dyn_cast<VarDecl>(D)) {
     if (!isConstantVariable(VD))
       return {AxisOrigin::Runtime};
-    return {isStaticMember(VD) ? AxisOrigin::StaticRank : AxisOrigin::Constant};
+    return {isStaticMember(VD) ? staticMemberOrigin(VD) : AxisOrigin::Constant};
   }
   return {AxisOrigin::Runtime};
 }
@@ -103,7 +113,7 @@ Classification classifyCall(const CallExpr *Call) {
   Classification Result;
   // `x.rank()` with a static member: the object is not read, only its type.
   if (isStaticMember(Callee)) {
-    Result.Origin = AxisOrigin::StaticRank;
+    Result.Origin = staticMemberOrigin(Callee);
     if (const auto *ME =
             dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
       Result.Param = classify(ME->getBase()).Param;
@@ -136,7 +146,7 @@ Classification classify(const Expr *E) {
     if (isStaticMember(ME->getMemberDecl()))
       return classifyDecl(ME->getMemberDecl()).Origin == AxisOrigin::Runtime
                  ? Classification{AxisOrigin::Runtime}
-                 : Classification{AxisOrigin::StaticRank};
+                 : Classification{staticMemberOrigin(ME->getMemberDecl())};
     return {AxisOrigin::Runtime};
   }
   if (const auto *Call = dyn_cast<CallExpr>(E))

@@ -20,7 +20,8 @@ namespace clang::tidy::gradlint {
 
 enum class AxisOrigin {
   Constant,   ///< literal, constexpr variable, enumerator, constexpr call
-  StaticRank, ///< template parameter or static constexpr member (rank)
+  StaticRank, ///< template parameter or static member of a class made
+              ///< from a template (its rank)
   Parameter,  ///< a parameter of the enclosing function
   Runtime,    ///< anything else
 };
