@@ -60,9 +60,11 @@ std::string fileName(FileID FID, const SourceManager &SM) {
   return std::string(Path);
 }
 
-/// `f(x, 1)` -> `f<1>(x)`; empty when the call cannot be written so.
-std::vector<FlowEdit> templateArgumentEdits(const CallExpr *Call,
-                                            const Expr *Arg, ASTContext &Ctx) {
+/// `f(x, 1)` -> `f<1>(x)`; empty when the call cannot be written so. In
+/// code instantiated from a template (\p InTemplate) a member call becomes
+/// `o.template f<1>(x)`: its object may be dependent there.
+std::vector<FlowEdit> templateArgumentEdits(const CallExpr *Call, const Expr *Arg,
+                                            bool InTemplate, ASTContext &Ctx) {
   if (isa<CXXOperatorCallExpr>(Call))
     return {};
   const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
@@ -101,6 +103,14 @@ std::vector<FlowEdit> templateArgumentEdits(const CallExpr *Call,
                                  : Member->getMemberNameInfo().getEndLoc();
     if (!NameEnd.isFileID())
       return {};
+    // (An implicit `this->` member was found where the template is
+    // defined, so its name is known to be a template there.)
+    if (Member && InTemplate && !Member->hasTemplateKeyword() &&
+        !Member->isImplicitAccess()) {
+      if (!Member->getMemberLoc().isFileID())
+        return {};
+      Hints.push_back(FixItHint::CreateInsertion(Member->getMemberLoc(), "template "));
+    }
     Hints.push_back(FixItHint::CreateInsertion(
         Lexer::getLocForEndOfToken(NameEnd, 0, SM, LO), "<" + Value + ">"));
   }
@@ -130,7 +140,13 @@ public:
     if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
         SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
       return true;
-    return RecursiveASTVisitor::TraverseDecl(D);
+    const auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (FD)
+      Enclosing.push_back(FD);
+    bool Result = RecursiveASTVisitor::TraverseDecl(D);
+    if (FD)
+      Enclosing.pop_back();
+    return Result;
   }
 
   bool VisitCallExpr(CallExpr *Call) {
@@ -197,7 +213,10 @@ private:
         Flow.Functions.push_back(describeFunction(Target, A.CallerParam, Ctx));
     }
     if (A.Kind != FlowArgument::Runtime) {
-      A.Edits = templateArgumentEdits(Call, Arg, Ctx);
+      bool InTemplate = llvm::any_of(Enclosing, [](const FunctionDecl *FD) {
+        return FD->getTemplateInstantiationPattern() != nullptr;
+      });
+      A.Edits = templateArgumentEdits(Call, Arg, InTemplate, Ctx);
       // Declarations of a function defined elsewhere (a local forward
       // declaration) change with it; the definition's unit describes it.
       const FunctionDecl *Target = callTarget(Call->getDirectCallee());
@@ -212,6 +231,8 @@ private:
   UnitFlow &Flow;
   llvm::DenseSet<SourceLocation> Seen;
   llvm::DenseSet<const DeclRefExpr *> CalleeRefs;
+  /// The functions being traversed, innermost last.
+  std::vector<const FunctionDecl *> Enclosing;
   std::set<std::pair<std::string, unsigned>> Described;
 };
 

@@ -141,15 +141,50 @@ class WholeProgramTest(unittest.TestCase):
             with open(os.path.join(self.dir, name)) as f, open(os.path.join(LAYERED, name)) as g:
                 self.assertEqual(f.read(), g.read())
 
-    def test_rejected_fix_is_withdrawn(self):
-        # A caller in a template reaches the member through a dependent
-        # object, where `ops.join<1>(x)` needs the `template` keyword: the
-        # compiler rejects the whole-program fix, so none of it is applied.
+    def small_project(self, files):
         project = os.path.join(self.tmp, "ops")
         os.mkdir(project)
+        for name, text in files.items():
+            with open(os.path.join(project, name), "w") as f:
+                f.write(text)
+        write_database(project, ["ops.cpp", "use.cpp"], ["-std=c++17", f"-I{LINT_INCLUDE}"])
+        proc = subprocess.run([GRADLINT, "-p", project, "--fix"], cwd=project,
+                              capture_output=True, text=True)
+        return project, diagnostics(proc.stdout)
+
+    OPTIONS = ("Checks: '-*,gradlint-*'\nCheckOptions:\n"
+               "  gradlint-runtime-concat-axis.RewriteSignatures: all\n")
+
+    def test_rejected_fix_is_withdrawn(self):
+        # The class already has a member template of the same shape: the
+        # function made a template would redeclare it. The compiler rejects
+        # the whole-program fix, so none of it is applied.
         files = {
-            ".clang-tidy": "Checks: '-*,gradlint-*'\nCheckOptions:\n"
-                           "  gradlint-runtime-concat-axis.RewriteSignatures: all\n",
+            ".clang-tidy": self.OPTIONS,
+            "ops.h": "#include \"tensor.h\"\nusing T4 = mock::Tensor<float, 4>;\n"
+                     "struct Ops {\n  T4 join(const T4 &x, int axis) const;\n"
+                     "  template <int A> T4 join(const T4 &x) const { return x; }\n};\n",
+            "ops.cpp": "#include \"ops.h\"\n"
+                       "T4 Ops::join(const T4 &x, int axis) const { return mock::cat(x, x, axis); }\n",
+            "use.cpp": "#include \"ops.h\"\nT4 use(const T4 &x) { return Ops{}.join(x, 1); }\n",
+        }
+        project, out = self.small_project(files)
+        self.assertEqual(out, [
+            "ops.cpp:2:68: warning: axis passed to 'mock::cat' comes from parameter 'axis', so the rank of the result is only known at run time [gradlint-runtime-concat-axis]",
+            "use.cpp:2:44: note: 'join' is called here with axis 1",
+            "ops.cpp:2:31: note: every call passes a constant: the fix makes 'axis' a template parameter of 'join' and calls the compile-time form",
+            "ops.cpp:2:68: note: fix withdrawn: with it the code does not compile: ops.h:5:23: class member cannot be redeclared",
+            "tensor.h:26:29: note: compile-time form declared here",
+        ])
+        for name, text in files.items():
+            with open(os.path.join(project, name)) as f:
+                self.assertEqual(f.read(), text, name)
+
+    def test_dependent_member_call_gets_template_keyword(self):
+        # A caller in a template reaches the member through a dependent
+        # object, where `ops.join<1>(x)` would need the `template` keyword.
+        files = {
+            ".clang-tidy": self.OPTIONS,
             "ops.h": "#include \"tensor.h\"\nusing T4 = mock::Tensor<float, 4>;\n"
                      "struct Ops {\n  T4 join(const T4 &x, int axis) const;\n};\n",
             "ops.cpp": "#include \"ops.h\"\n"
@@ -158,24 +193,20 @@ class WholeProgramTest(unittest.TestCase):
                        "template <class O> T4 run(const O &ops, const T4 &x) { return ops.join(x, 1); }\n"
                        "T4 use(const T4 &x) { return run(Ops{}, x); }\n",
         }
-        for name, text in files.items():
-            with open(os.path.join(project, name), "w") as f:
-                f.write(text)
-        write_database(project, ["ops.cpp", "use.cpp"], ["-std=c++17", f"-I{LINT_INCLUDE}"])
-        proc = subprocess.run([GRADLINT, "-p", project, "--fix"], cwd=project,
-                              capture_output=True, text=True)
-        out = diagnostics(proc.stdout)
+        project, out = self.small_project(files)
         self.assertEqual(out[:2], [
             "ops.cpp:2:68: warning: axis passed to 'mock::cat' comes from parameter 'axis', so the rank of the result is only known at run time [gradlint-runtime-concat-axis]",
             "use.cpp:2:75: note: 'join' is called here with axis 1",
         ])
-        withdrawn = [line for line in out if "fix withdrawn" in line]
-        self.assertEqual(len(withdrawn), 1, out)
-        self.assertRegex(withdrawn[0], r"^ops\.cpp:2:68: note: fix withdrawn: with it the code does not compile: "
-                         r"use\.cpp:2:67: missing 'template' keyword")
-        for name, text in files.items():
-            with open(os.path.join(project, name)) as f:
-                self.assertEqual(f.read(), text, name)
+        self.assertFalse([line for line in out if "fix withdrawn" in line], out)
+        fixed = {name: open(os.path.join(project, name)).read() for name in files}
+        self.assertIn("  template <int axis> T4 join(const T4 &x) const;\n", fixed["ops.h"])
+        self.assertEqual(fixed["ops.cpp"], "#include \"ops.h\"\n"
+                         "template <int axis> T4 Ops::join(const T4 &x) const { return mock::cat<axis>(x, x); }\n"
+                         "template T4 Ops::join<1>(const T4 &) const;\n")
+        self.assertIn("return ops.template join<1>(x); }", fixed["use.cpp"])
+        subprocess.run([CLANGXX, "-std=c++17", f"-I{LINT_INCLUDE}", "-fsyntax-only",
+                        os.path.join(project, "ops.cpp"), os.path.join(project, "use.cpp")], check=True)
 
 
 class ErasureAcrossFilesTest(unittest.TestCase):
