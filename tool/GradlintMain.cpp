@@ -661,10 +661,17 @@ int gradlintMain(int Argc, const char **Argv) {
     Analysis.Flows = &Flows;
   std::vector<ClangTidyError> Errors =
       ::gradlint::analyse(Context, *Compilations, *Files, Analysis, Stats);
+  // Made only when needed: it looks up the real path of every input. A
+  // whole-program fix asks it which files it may change; --fix, below.
+  std::optional<::gradlint::FixGuard> Guard;
+  auto Editable = [&]() -> ::gradlint::FixGuard & {
+    if (!Guard)
+      Guard.emplace(Sources, *Files);
+    return *Guard;
+  };
   if (ResolveWholeProgram) {
-    ::gradlint::FixGuard Editable(Sources, *Files);
     ::gradlint::resolveWholeProgram(Errors, Flows, *Compilations, *Files,
-                                    [&](StringRef File) { return Editable.inside(File); });
+                                    [&](StringRef File) { return Editable().inside(File); });
     ::gradlint::traceErasures(Errors, Flows);
   }
   if (Cache) {
@@ -709,13 +716,9 @@ int gradlintMain(int Argc, const char **Argv) {
   bool DisableFixes = (CompilerErrors && !FixErrors) || ConfigErrors;
   if (DisableFixes)
     Behaviour = FB_NoFix;
-  // Only when fixing: it looks up the real path of every input.
-  std::optional<::gradlint::FixGuard> Guard;
   unsigned RefusedFiles = 0;
-  if (Behaviour != FB_NoFix) {
-    Guard.emplace(Sources, *Files);
-    RefusedFiles = Guard->apply(Errors, Behaviour == FB_FixNotes);
-  }
+  if (Behaviour != FB_NoFix)
+    RefusedFiles = Editable().apply(Errors, Behaviour == FB_FixNotes);
   unsigned WarningsAsErrorsCount = 0;
   if (Format == "text") {
     if (std::optional<ExitCode> Failed = ::gradlint::printTextReport(Errors, Context, Behaviour,
