@@ -118,9 +118,9 @@ private:
   // Per translation unit.
   CompileTimeFormFinder Forms;
   llvm::DenseSet<SourceLocation> Reported;
-  /// The functions whose parameters are axes, and their callers (built once
-  /// the first such finding is emitted).
+  /// Findings whose axis is a parameter, reported at the end of the unit.
   std::vector<ParameterFinding> ParameterFindings;
+  /// The unit matched, for finishTranslationUnit (null before a match).
   ASTContext *Matched = nullptr;
 };
 

@@ -542,10 +542,7 @@ const CallExpr *TypeErasedPullbackCheck::passedOnCall(const FunctionDecl *Def) c
 }
 
 std::string TypeErasedPullbackCheck::erasureNote(const FunctionDecl *Callee) const {
-  std::string Name;
-  llvm::raw_string_ostream OS(Name);
-  Callee->getNameForDiagnostic(OS, Context->getPrintingPolicy(), /*Qualified=*/false);
-  return "the erasure comes from '" + Name + "', which returns '" +
+  return "the erasure comes from " + quotedName(Callee) + ", which returns '" +
          Callee->getReturnType().getAsString(Context->getPrintingPolicy()) + "'";
 }
 

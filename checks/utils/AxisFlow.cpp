@@ -31,15 +31,6 @@ bool isIntegralParameter(const ParmVarDecl *P) {
          !T->isDependentType();
 }
 
-std::string quoted(const NamedDecl *D) {
-  std::string Name;
-  llvm::raw_string_ostream OS(Name);
-  OS << '\'';
-  D->getNameForDiagnostic(OS, D->getASTContext().getPrintingPolicy(), false);
-  OS << '\'';
-  return Name;
-}
-
 /// The declaration diagnostics name: the template, not a specialisation.
 const NamedDecl *namedDecl(const FunctionDecl *FD) {
   if (const FunctionTemplateDecl *T = FD->getDescribedFunctionTemplate())
@@ -239,7 +230,7 @@ private:
 /// Why \p FD's parameter \p P cannot become a template parameter, or empty.
 std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
                     ASTContext &Ctx) {
-  std::string Name = quoted(namedDecl(FD));
+  std::string Name = quotedName(namedDecl(FD));
   if (const auto *M = dyn_cast<CXXMethodDecl>(FD)) {
     if (M->isVirtual())
       return Name + " is virtual";
@@ -259,9 +250,9 @@ std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
   if (FD->isVariadic())
     return Name + " takes a variable number of arguments";
   if (!isIntegralParameter(P))
-    return "parameter " + quoted(P) + " is not an integer passed by value";
+    return "parameter " + quotedName(P) + " is not an integer passed by value";
   if (P->hasDefaultArg())
-    return "parameter " + quoted(P) + " has a default argument";
+    return "parameter " + quotedName(P) + " has a default argument";
   // In a template, a dependent call may take the parameter by reference:
   // ask each instantiation, where every call is resolved (the pattern only
   // when there is none).
@@ -277,17 +268,9 @@ std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
     if (const Stmt *Body = Def->getBody()) {
       const ParmVarDecl *DefParam = Def->getParamDecl(P->getFunctionScopeIndex());
       if (ExprMutationAnalyzer(*Body, Ctx).isMutated(DefParam))
-        return "parameter " + quoted(DefParam) + " is modified in " + Name;
+        return "parameter " + quotedName(DefParam) + " is modified in " + Name;
     }
   return "";
-}
-
-std::string sourceText(SourceRange R, const ASTContext &Ctx) {
-  CharSourceRange Range = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(R), Ctx.getSourceManager(), Ctx.getLangOpts());
-  if (Range.isInvalid())
-    return "";
-  return Lexer::getSourceText(Range, Ctx.getSourceManager(), Ctx.getLangOpts()).str();
 }
 
 } // namespace
@@ -347,8 +330,8 @@ FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
   FlowFunction F;
   F.Key = flowKey(FD);
   F.Param = Param;
-  F.Name = quoted(namedDecl(Named));
-  F.ParamName = quoted(P);
+  F.Name = quotedName(namedDecl(Named));
+  F.ParamName = quotedName(P);
   F.ParamAt = flowPoint(P->getLocation(), SM);
   F.Internal = !FD->isExternallyVisible();
   F.Defined = Def != nullptr;
@@ -384,18 +367,10 @@ FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
       Hints.push_back(FixItHint::CreateInsertion(
           R->getOuterLocStart(), "template <" + TemplateParameter + "> "));
     // The parameter and one neighbouring comma, as for an argument.
-    std::optional<CharSourceRange> Self =
-        Fixes.fileRange(R->getParamDecl(Param)->getSourceRange());
-    std::optional<CharSourceRange> Removal;
-    if (Self && Param + 1 < R->getNumParams()) {
-      if (auto Next = Fixes.fileRange(R->getParamDecl(Param + 1)->getSourceRange()))
-        Removal = Fixes.span(Self->getBegin(), Next->getBegin());
-    } else if (Self && Param > 0) {
-      if (auto Prev = Fixes.fileRange(R->getParamDecl(Param - 1)->getSourceRange()))
-        Removal = Fixes.span(Prev->getEnd(), Self->getEnd());
-    } else {
-      Removal = Self;
-    }
+    llvm::SmallVector<SourceRange, 8> Params;
+    for (const ParmVarDecl *Other : R->parameters())
+      Params.push_back(Other->getSourceRange());
+    std::optional<CharSourceRange> Removal = Fixes.listElementRemoval(Params, Param);
     if (!Removal) {
       F.Blockers.push_back("a declaration of " + F.Name + " cannot be rewritten");
       continue;
@@ -418,13 +393,13 @@ FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
       F.Blockers.push_back(F.Name + " is a template defined in a source file");
       return F;
     }
-    std::string Return = sourceText(Def->getReturnTypeSourceRange(), Ctx);
+    std::string Return = Fixes.sourceText(Def->getReturnTypeSourceRange());
     if (Return.empty() || Return == "auto")
       Return = Def->getReturnType().getAsString(Policy);
     // Right after the definition, so named as its declarator names it.
     std::string Name = Def->getNameAsString();
     if (NestedNameSpecifierLoc Qualifier = Def->getQualifierLoc())
-      Name = sourceText(Qualifier.getSourceRange(), Ctx) + Name;
+      Name = Fixes.sourceText(Qualifier.getSourceRange()) + Name;
     std::string Text = "\ntemplate " + Return + " " + Name + "<@AXIS@>(";
     bool First = true;
     for (const ParmVarDecl *Other : Def->parameters()) {
@@ -679,7 +654,7 @@ FlowProgram::FlowProgram(std::vector<const UnitFlow *> Units, bool WholeProgram,
       if (SeenArgs.insert({A.At.File, A.At.Offset, A.Callee, A.Param}).second)
         Calls[{A.Callee, A.Param}].push_back(&A);
     for (const FlowFunction &F : U->Functions) {
-      auto [It, New] = Functions.try_emplace(F.Key + "#" + std::to_string(F.Param), F);
+      auto [It, New] = Functions.try_emplace({F.Key, F.Param}, F);
       if (New)
         continue;
       FlowFunction &M = It->second;
@@ -717,7 +692,7 @@ FlowProgram::Plan FlowProgram::resolve(const FlowRoot &Root) const {
   Plan Result;
   const unsigned MaxNotes = Root.MaxNotes;
   auto FunctionOf = [&](const std::string &Key, unsigned Param) -> const FlowFunction * {
-    auto It = Functions.find(Key + "#" + std::to_string(Param));
+    auto It = Functions.find({Key, Param});
     return It == Functions.end() ? nullptr : &It->second;
   };
   const FlowFunction *RootFn = FunctionOf(Root.Function, Root.Param);

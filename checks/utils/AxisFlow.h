@@ -215,7 +215,8 @@ private:
   std::string Scope;
   std::map<std::pair<std::string, unsigned>, std::vector<const FlowArgument *>>
       Calls;
-  std::map<std::string, FlowFunction> Functions;
+  /// By function and parameter, as Calls.
+  std::map<std::pair<std::string, unsigned>, FlowFunction> Functions;
   llvm::StringMap<const FlowReference *> Referenced;
   std::vector<FlowRoot> Roots;
 };

@@ -1,10 +1,7 @@
-//===--- CallSites.cpp - calls to given functions in a translation unit ---===//
+//===--- CallSites.cpp - how calls are grouped, what they pass ------------===//
 
 #include "utils/CallSites.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Basic/SourceManager.h"
-#include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::gradlint {
 

@@ -1,4 +1,4 @@
-//===--- CallSites.h - calls to given functions in a translation unit -----===//
+//===--- CallSites.h - how calls are grouped, what they pass --------------===//
 //
 // How calls are grouped (template instantiations folded onto their pattern)
 // and which argument a call passes for a parameter.
@@ -10,9 +10,6 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallPtrSet.h"
-#include <vector>
 
 namespace clang::tidy::gradlint {
 

@@ -35,24 +35,40 @@ public:
     return CharSourceRange::getCharRange(Begin, End);
   }
 
+  /// The text of \p R as written in the file; empty when it is not file
+  /// text.
+  std::string sourceText(SourceRange R) {
+    std::optional<CharSourceRange> Range = fileRange(R);
+    return Range ? text(*Range).str() : std::string();
+  }
+
+  /// The range to delete so that element \p Index of a comma-separated
+  /// list (arguments, parameters) disappears together with one
+  /// neighbouring comma.
+  std::optional<CharSourceRange> listElementRemoval(llvm::ArrayRef<SourceRange> Items,
+                                                    unsigned Index) {
+    std::optional<CharSourceRange> Self = fileRange(Items[Index]);
+    if (!Self)
+      return std::nullopt;
+    if (Index + 1 < Items.size()) {
+      std::optional<CharSourceRange> Next = fileRange(Items[Index + 1]);
+      return Next ? span(Self->getBegin(), Next->getBegin()) : std::nullopt;
+    }
+    if (Index > 0) {
+      std::optional<CharSourceRange> Prev = fileRange(Items[Index - 1]);
+      return Prev ? span(Prev->getEnd(), Self->getEnd()) : std::nullopt;
+    }
+    return Self;
+  }
+
   /// The range to delete so that argument \p Index disappears together with
   /// one neighbouring comma.
   std::optional<CharSourceRange>
   argumentRemoval(llvm::ArrayRef<const Expr *> Args, unsigned Index) {
-    std::optional<CharSourceRange> Self = fileRange(Args[Index]->getSourceRange());
-    if (!Self)
-      return std::nullopt;
-    if (Index + 1 < Args.size()) {
-      std::optional<CharSourceRange> Next =
-          fileRange(Args[Index + 1]->getSourceRange());
-      return Next ? span(Self->getBegin(), Next->getBegin()) : std::nullopt;
-    }
-    if (Index > 0) {
-      std::optional<CharSourceRange> Prev =
-          fileRange(Args[Index - 1]->getSourceRange());
-      return Prev ? span(Prev->getEnd(), Self->getEnd()) : std::nullopt;
-    }
-    return Self;
+    llvm::SmallVector<SourceRange, 8> Ranges;
+    for (const Expr *Arg : Args)
+      Ranges.push_back(Arg->getSourceRange());
+    return listElementRemoval(Ranges, Index);
   }
 
 private:

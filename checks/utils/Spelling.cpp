@@ -24,4 +24,13 @@ std::string qualifiedSpelling(const NamedDecl *D) {
   return Name;
 }
 
+std::string quotedName(const NamedDecl *D) {
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  OS << '\'';
+  D->getNameForDiagnostic(OS, D->getASTContext().getPrintingPolicy(), /*Qualified=*/false);
+  OS << '\'';
+  return Name;
+}
+
 } // namespace clang::tidy::gradlint

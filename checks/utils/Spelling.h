@@ -16,6 +16,10 @@ PrintingPolicy spellingPolicy(const ASTContext &Ctx);
 /// \p D's qualified name as a user writes it: `refcat::cat`, `std::vector`.
 std::string qualifiedSpelling(const NamedDecl *D);
 
+/// \p D as a diagnostic's %0 names it, quotes included: `'grow'`, for
+/// notes whose text is built before it is emitted (or in another file).
+std::string quotedName(const NamedDecl *D);
+
 } // namespace clang::tidy::gradlint
 
 #endif
