@@ -90,14 +90,40 @@ bool usingBringsForm(const NamedDecl *Found, const CompileTimeForm &Form) {
   });
 }
 
-/// Whether \p Call is in code instantiated from a template, where a member
-/// template named through a dependent object needs the `template` keyword.
-bool isInTemplateInstantiation(const CallExpr *Call, ASTContext &Ctx) {
+/// The function whose body holds \p Call.
+const FunctionDecl *enclosingFunction(const CallExpr *Call, ASTContext &Ctx) {
   DynTypedNodeList Parents = Ctx.getParents(*Call);
   while (!Parents.empty()) {
     if (const auto *FD = Parents[0].get<FunctionDecl>())
-      return FD->getTemplateInstantiationPattern() != nullptr;
+      return FD;
     Parents = Ctx.getParents(Parents[0]);
+  }
+  return nullptr;
+}
+
+/// Whether \p Call is in code instantiated from a template, where a member
+/// template named through a dependent object needs the `template` keyword.
+bool isInTemplateInstantiation(const CallExpr *Call, ASTContext &Ctx) {
+  const FunctionDecl *FD = enclosingFunction(Call, Ctx);
+  return FD && FD->getTemplateInstantiationPattern() != nullptr;
+}
+
+/// Whether \p Call is in the body of one of the form's own overloads (or a
+/// lambda or local class in one): a compile-time form implemented by the
+/// run-time one, which the fix would make call itself.
+bool isInsideForm(const CallExpr *Call, const CompileTimeForm &Form,
+                  ASTContext &Ctx) {
+  const DeclContext *DC = enclosingFunction(Call, Ctx);
+  for (; DC; DC = DC->getParent()) {
+    const auto *FD = dyn_cast<FunctionDecl>(DC);
+    if (!FD)
+      continue;
+    if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+      FD = Pattern;
+    if (llvm::any_of(Form.Overloads, [&](const FunctionDecl *Overload) {
+          return Overload->getCanonicalDecl() == FD->getCanonicalDecl();
+        }))
+      return true;
   }
   return false;
 }
@@ -279,6 +305,8 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
     Form = Forms.find(Callee, *Index);
   if (!Form && !FlagWithoutCompileTimeForm)
     return;
+  if (Form && isInsideForm(Call, *Form, Ctx))
+    return;
   // A call in a template is matched once per instantiation; report it once.
   if (!Reported.insert(Axis->getBeginLoc()).second)
     return;
@@ -432,7 +460,7 @@ std::vector<FixItHint> RuntimeConcatAxisCheck::rewriteCall(
       Name = qualifiedSpelling(Named);
     else if (Ref && !usingBringsForm(Ref->getFoundDecl(), Form))
       Name = qualifiedSpelling(Named);
-    std::string TemplateArgs = "<" + templateArgumentText(Axis, AxisText) + ">";
+    std::string TemplateArgs = "<" + templateArgumentText(Axis, AxisText, Ctx) + ">";
     if (Member && isInTemplateInstantiation(Call, Ctx))
       Hints.push_back(FixItHint::CreateInsertion(NameBegin, "template "));
     if (Name.empty())
@@ -469,7 +497,7 @@ std::vector<FixItHint> RuntimeConcatAxisCheck::rewriteCall(
   }
   Hints.push_back(FixItHint::CreateReplacement(
       *AxisRange, Tag + "<" + Form.TagArgsBefore +
-                      templateArgumentText(Axis, AxisText) + Form.TagArgsAfter +
+                      templateArgumentText(Axis, AxisText, Ctx) + Form.TagArgsAfter +
                       ">{}"));
   return Hints;
 }

@@ -48,11 +48,7 @@ private:
     AxisProvenance Provenance;
     CompileTimeForm Form;
     /// A constant axis whose text moves into the compile-time form.
-    bool fixable() const {
-      return (Provenance.Origin == AxisOrigin::Constant ||
-              Provenance.Origin == AxisOrigin::StaticRank) &&
-             Provenance.Value.has_value();
-    }
+    bool fixable() const { return Provenance.movable(); }
   };
 
   void parseOptions();

@@ -77,7 +77,7 @@ std::vector<FlowEdit> templateArgumentEdits(const CallExpr *Call, const Expr *Ar
   std::optional<CharSourceRange> Removal = Fixes.argumentRemoval(Args, Index);
   if (!Text || !Removal)
     return {};
-  std::string Value = templateArgumentText(Arg, Fixes.text(*Text));
+  std::string Value = templateArgumentText(Arg, Fixes.text(*Text), Ctx);
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
   std::vector<FixItHint> Hints;

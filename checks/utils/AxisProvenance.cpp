@@ -151,8 +151,11 @@ Classification classify(const Expr *E) {
   }
   if (const auto *Call = dyn_cast<CallExpr>(E))
     return classifyCall(Call);
+  // A lambda called in place (`[] { return 1; }()`) reads what it
+  // captures; its body is left to the constant evaluator.
   if (isa<ImplicitCastExpr, ExplicitCastExpr, UnaryOperator, BinaryOperator,
-          ConditionalOperator, ConstantExpr, CXXDefaultArgExpr>(E)) {
+          ConditionalOperator, ConstantExpr, CXXDefaultArgExpr, LambdaExpr,
+          MaterializeTemporaryExpr>(E)) {
     if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(E))
       return classify(Default->getExpr());
     return classifyChildren(E);
@@ -188,6 +191,15 @@ AxisProvenance classifyAxis(const Expr *Axis, const ASTContext &Ctx) {
   // constexpr member that returns the static rank).
   if (Result.Value && !Result.isCompileTime())
     Result.Origin = AxisOrigin::StaticRank;
+  // In a template's own body a constant of its parameters (`sizeof(T)`)
+  // has a value only per instantiation, and is written the same in each.
+  Result.Dependent = Axis->isValueDependent();
+  if (Result.Dependent && Result.Origin == AxisOrigin::Constant)
+    Result.Origin = AxisOrigin::StaticRank;
+  // And the other way round: what reads no run-time name but has no value
+  // here (a lambda's body that reads a global) is a run-time value.
+  if (!Result.Value && !Result.Dependent && Result.Origin == AxisOrigin::Constant)
+    Result.Origin = AxisOrigin::Runtime;
   return Result;
 }
 

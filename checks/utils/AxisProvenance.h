@@ -35,10 +35,16 @@ struct AxisProvenance {
   /// AxisOrigin::Parameter, and for a static rank named through a parameter
   /// (`y.rank()` with `y` a reference, not a constant expression in C++17).
   const ParmVarDecl *Param = nullptr;
+  /// The axis is a constant of a template's parameters, in the template's
+  /// own body (`concat(a, b, A)` with non-dependent tensors): no value
+  /// here, but the text is a constant expression in every instantiation.
+  bool Dependent = false;
 
   bool isCompileTime() const {
     return Origin == AxisOrigin::Constant || Origin == AxisOrigin::StaticRank;
   }
+  /// Whether the text as written can move into a template argument.
+  bool movable() const { return isCompileTime() && (Value || Dependent); }
 };
 
 /// Classifies \p Axis, an argument of a call that is not value-dependent.

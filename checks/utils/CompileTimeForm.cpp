@@ -13,10 +13,10 @@ namespace {
 
 /// The integer non-type template parameter that an axis tag type is
 /// specialised on, when \p T is such a type (`Axis<A>`,
-/// `std::integral_constant<int, A>`), with the spelling of the other
-/// template arguments.
+/// `std::integral_constant<int, A>`, or an alias template of one,
+/// `axis_t<A>`), with the spelling of the other template arguments.
 struct TagShape {
-  const ClassTemplateDecl *Tag = nullptr;
+  const TemplateDecl *Tag = nullptr;
   std::string Before, After;
 };
 
@@ -25,9 +25,10 @@ std::optional<TagShape> matchTagType(QualType T, const ASTContext &Ctx) {
       T.getNonReferenceType()->getAs<TemplateSpecializationType>();
   if (!TST)
     return std::nullopt;
-  const auto *Tag = dyn_cast_or_null<ClassTemplateDecl>(
-      TST->getTemplateName().getAsTemplateDecl());
-  if (!Tag)
+  // The outermost template the parameter's type names: an alias template
+  // is spelled as the library spells it, whatever it stands for.
+  const TemplateDecl *Tag = TST->getTemplateName().getAsTemplateDecl();
+  if (!isa_and_nonnull<ClassTemplateDecl, TypeAliasTemplateDecl>(Tag))
     return std::nullopt;
   PrintingPolicy Policy = spellingPolicy(Ctx);
   TagShape Shape;

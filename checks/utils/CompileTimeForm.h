@@ -9,7 +9,8 @@
 //    parameter:  f(xs..., 3) -> f<3>(xs...)
 //  * an overload whose parameter in the axis position has an axis-tag type, a
 //    class template specialised on the overload's integer template parameter
-//    (`Axis<A>`, `std::integral_constant<int, A>`):  3 -> Axis<3>{}
+//    (`Axis<A>`, `std::integral_constant<int, A>`), or an alias template of
+//    one (`axis_t<A>`, spelled as written):  3 -> Axis<3>{}
 //
 // Whether the form accepts this call (deduction, SFINAE, `enable_if`,
 // constraints, packs, conversions, default arguments) is not modelled here:
@@ -40,9 +41,10 @@ struct CompileTimeForm {
   const NamedDecl *Declaration = nullptr;
   /// Every overload of this kind: the compiler chooses among them.
   std::vector<const FunctionDecl *> Overloads;
-  /// AxisTag: the tag class template, and the arguments around the axis:
-  /// `std::integral_constant<int, A>` has "int, " before and "" after.
-  const ClassTemplateDecl *Tag = nullptr;
+  /// AxisTag: the tag class template (or the alias template that names
+  /// one), and the arguments around the axis: `std::integral_constant<int,
+  /// A>` has "int, " before and "" after.
+  const TemplateDecl *Tag = nullptr;
   std::string TagArgsBefore, TagArgsAfter;
   /// Configured forms: the name to call (TemplateArgument) or the tag
   /// template to spell (AxisTag), exactly as the user configured it.

@@ -5,6 +5,9 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/APSInt.h"
+#include "llvm/ADT/StringExtras.h"
 #include "clang/Lex/Lexer.h"
 #include <optional>
 #include <string>
@@ -89,8 +92,24 @@ inline bool hasUnparenthesizedGreater(const Stmt *S) {
   });
 }
 
-/// The axis as it will be written inside `<...>`.
-inline std::string templateArgumentText(const Expr *Axis, llvm::StringRef AxisText) {
+/// Whether \p S contains a lambda expression.
+inline bool containsLambda(const Stmt *S) {
+  if (isa<LambdaExpr>(S))
+    return true;
+  return llvm::any_of(S->children(), [](const Stmt *Child) {
+    return Child && containsLambda(Child);
+  });
+}
+
+/// The axis as it will be written inside `<...>`. Before C++20 a lambda
+/// cannot appear in a template argument, so an integer axis that calls one
+/// (`[] { return 1; }()`) is written as its value.
+inline std::string templateArgumentText(const Expr *Axis, llvm::StringRef AxisText,
+                                        const ASTContext &Ctx) {
+  if (!Ctx.getLangOpts().CPlusPlus20 && Axis->getType()->isIntegerType() &&
+      containsLambda(Axis))
+    if (std::optional<llvm::APSInt> Value = Axis->getIntegerConstantExpr(Ctx))
+      return toString(*Value, 10);
   if (hasUnparenthesizedGreater(Axis))
     return ("(" + AxisText + ")").str();
   return AxisText.str();
