@@ -8,9 +8,12 @@
 //    copied, moved or returned (never reassigned, never asked for `bool`,
 //    never bound to a non-const reference);
 //  * the std::function result of an rrule-style function whose returns all
-//    produce the same lambda, when callers see the definition.
-// Members and containers are not looked at: holding callables of different
-// types is what erasure is for.
+//    produce the same lambda, when callers see the definition;
+//  * the std::pair / std::tuple an rrule returns its pullback in, when the
+//    return can deduce the element types (a struct's member is reported
+//    without a fix).
+// Other members and containers are not looked at: holding callables of
+// different types is what erasure is for.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,6 +69,72 @@ bool isOnlyDeclarationInStatement(const VarDecl *Var, const Stmt *Body) {
   return Alone;
 }
 
+/// "pair" or "tuple" when \p T is a specialisation of std::pair or
+/// std::tuple, whose element types class template argument deduction gives.
+llvm::StringRef stdPairOrTuple(QualType T) {
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier())
+    return {};
+  llvm::StringRef Name = Spec->getName();
+  return Name == "pair" || Name == "tuple" ? Name : llvm::StringRef();
+}
+
+/// What element \p Index of a returned \p Result is stored as: a pair's or
+/// tuple's type argument, or an aggregate's field (\p Field). Null when not
+/// known (a class with bases, a constructor of another shape).
+QualType slotType(QualType Result, unsigned Index, const FieldDecl *&Field) {
+  Field = nullptr;
+  const CXXRecordDecl *Record = Result->getAsCXXRecordDecl();
+  if (!Record || !Record->hasDefinition())
+    return {};
+  if (!stdPairOrTuple(Result).empty()) {
+    // As written where the type is spelled (`std::pair<Y, Back>` keeps
+    // `Back`), else the specialisation's own arguments.
+    llvm::ArrayRef<TemplateArgument> Args =
+        cast<ClassTemplateSpecializationDecl>(Record)->getTemplateArgs().asArray();
+    if (const auto *Written = Result->getAs<TemplateSpecializationType>();
+        Written && !Written->isTypeAlias())
+      Args = Written->template_arguments();
+    llvm::SmallVector<QualType, 4> Types;
+    for (const TemplateArgument &Arg : Args) {
+      if (Arg.getKind() == TemplateArgument::Type)
+        Types.push_back(Arg.getAsType());
+      else if (Arg.getKind() == TemplateArgument::Pack)
+        for (const TemplateArgument &Element : Arg.pack_elements())
+          Types.push_back(Element.getAsType());
+    }
+    return Index < Types.size() ? Types[Index] : QualType();
+  }
+  if (!Record->isAggregate() || Record->getNumBases() != 0)
+    return {};
+  for (const FieldDecl *F : Record->fields())
+    if (Index-- == 0) {
+      Field = F;
+      return F->getType();
+    }
+  return {};
+}
+
+/// The type `std::pair{..., E, ...}` (or std::make_pair) deduces for \p E:
+/// its own type, before any conversion into the declared element.
+QualType deducedType(const Expr *E) {
+  E = stripTemporaries(E, /*KeepConversions=*/true);
+  return E->getType().getNonReferenceType().getCanonicalType().getUnqualifiedType();
+}
+
+/// The aggregate a return builds: through the conversion of another pair
+/// or tuple into the declared one (`return std::make_pair(y, back);`).
+const Expr *returnedAggregate(const Expr *Value) {
+  const Expr *E = stripTemporaries(Value);
+  if (const auto *Convert = dyn_cast<CXXConstructExpr>(E);
+      Convert && !isa<CXXTemporaryObjectExpr>(Convert) &&
+      Convert->getNumArgs() == 1 && !Convert->isListInitialization() &&
+      !stdPairOrTuple(stripTemporaries(Convert->getArg(0))->getType()).empty())
+    return stripTemporaries(Convert->getArg(0));
+  return E;
+}
+
 } // namespace
 
 ErasedPullbackStorageCheck::ErasedPullbackStorageCheck(StringRef Name,
@@ -99,6 +168,10 @@ void ErasedPullbackStorageCheck::registerMatchers(MatchFinder *Finder) {
                                   returns(qualType(erasedCallable(this))))
                          .bind("fn"),
                      this);
+  Finder->addMatcher(functionDecl(UserCode, isDefinition(), rruleDecl(&Naming),
+                                  unless(returns(qualType(erasedCallable(this)))))
+                         .bind("rrule"),
+                     this);
 }
 
 void ErasedPullbackStorageCheck::check(const MatchFinder::MatchResult &Result) {
@@ -107,15 +180,20 @@ void ErasedPullbackStorageCheck::check(const MatchFinder::MatchResult &Result) {
     if (const auto *Enclosing =
             dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod()))
       checkLocal(Var, Enclosing);
-  } else if (const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn"))
+  } else if (const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn")) {
     checkReturnType(Fn);
+  } else if (const auto *RRule = Result.Nodes.getNodeAs<FunctionDecl>("rrule")) {
+    checkReturnedAggregate(RRule);
+  }
 }
 
-void ErasedPullbackStorageCheck::checkLocal(const VarDecl *Var,
-                                            const FunctionDecl *Enclosing) {
+ErasedPullbackStorageCheck::LocalAnalysis
+ErasedPullbackStorageCheck::analyzeLocal(const VarDecl *Var,
+                                         const FunctionDecl *Enclosing) const {
+  LocalAnalysis Result;
   if (Var->getType()->isReferenceType() || !lambdaOf(Var->getInit()) ||
-      Enclosing->isTemplateInstantiation())
-    return;
+      Enclosing->isTemplateInstantiation() || !isErasedCallable(Var->getType()))
+    return Result;
   // A pullback: by name or annotation, or returned by an rrule.
   bool IsPullback = Naming.isPullback(*Var);
   if (!IsPullback && Naming.isRRule(*Enclosing))
@@ -124,29 +202,36 @@ void ErasedPullbackStorageCheck::checkLocal(const VarDecl *Var,
         for (const Expr *Element : rrulePullbackElements(Value))
           IsPullback |= localVariableOf(Element) == Var;
   if (!IsPullback)
-    return;
+    return Result;
   Stmt *Body = Enclosing->getBody();
   ClosureUseSummary Uses = closureUses(Var, Body);
   if (!Uses.OnlyClosureUses)
-    return; // the erasure is needed
-  const LambdaExpr *Lambda = lambdaOf(Var->getInit());
-  std::optional<std::string> Differs =
-      closureSignatureDiffers(Var->getType(), Lambda, &Uses.Calls);
-  std::vector<FixItHint> Fix;
+    return Result; // the erasure is needed
+  Result.Reported = true;
+  Result.Lambda = lambdaOf(Var->getInit());
+  Result.Differs = closureSignatureDiffers(Var->getType(), Result.Lambda, &Uses.Calls);
   std::optional<CharSourceRange> Type = writtenTypeRange(Var);
   const SourceManager &SM = Var->getASTContext().getSourceManager();
-  if (Differs) {
+  if (Result.Differs) {
     // No fix: `auto` would change what the calls compute.
   } else if (Var->getType()->getContainedDeducedType()) {
     // `auto pb = std::function<...>(lambda)`: the conversion is the erasure.
     if (std::optional<FixItHint> Drop = dropExplicitConversion(Var->getInit(), SM, getLangOpts()))
-      Fix.push_back(*Drop);
+      Result.Fix.push_back(*Drop);
   } else if (Type && isOnlyDeclarationInStatement(Var, Body)) {
-    Fix.push_back(FixItHint::CreateReplacement(*Type, "auto"));
+    Result.Fix.push_back(FixItHint::CreateReplacement(*Type, "auto"));
   }
-  report(Var->getASTContext(), std::move(Fix),
-         [this, Var, Lambda, Differs](llvm::ArrayRef<FixItHint> Hints,
-                                      const ProofOutcome &Proof) {
+  return Result;
+}
+
+void ErasedPullbackStorageCheck::checkLocal(const VarDecl *Var,
+                                            const FunctionDecl *Enclosing) {
+  LocalAnalysis Local = analyzeLocal(Var, Enclosing);
+  if (!Local.Reported)
+    return;
+  report(Var->getASTContext(), std::move(Local.Fix),
+         [this, Var, Lambda = Local.Lambda, Differs = Local.Differs](
+             llvm::ArrayRef<FixItHint> Hints, const ProofOutcome &Proof) {
            diag(Var->getLocation(),
                 "pullback %0 is stored in %1; its closure type would do")
                << Var << Var->getType() << Hints;
@@ -224,6 +309,181 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
          [this, Fn, Report](llvm::ArrayRef<FixItHint> Hints,
                             const ProofOutcome &Proof) {
            Report() << Hints;
+           noteWithdrawn(Fn->getLocation(), Proof);
+         });
+}
+
+void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) {
+  // The template itself is checked; a deduced result already holds the
+  // closure type.
+  QualType Declared = Fn->getDeclaredReturnType();
+  if (Fn->isTemplateInstantiation() || Declared.isNull() ||
+      Declared->getContainedDeducedType() || Declared->isReferenceType() ||
+      Declared->isDependentType())
+    return;
+  QualType Result = Fn->getReturnType().getUnqualifiedType();
+  if (!Result->getAsCXXRecordDecl())
+    return;
+  // Each element of a returned pair, tuple or struct that holds a lambda in
+  // an erased callable.
+  struct Held {
+    const Expr *Element;
+    const LambdaExpr *Lambda;
+    QualType Slot;
+    const FieldDecl *Field;
+    /// An erased local on the way (`std::function<...> back = ...;`).
+    const VarDecl *Local;
+  };
+  std::vector<Held> Pullbacks;
+  std::vector<const ReturnStmt *> Returns = returnsOf(Fn);
+  const Expr *Aggregate = nullptr;
+  for (const ReturnStmt *Return : Returns) {
+    const Expr *Value = Return->getRetValue();
+    if (!Value)
+      continue;
+    Aggregate = returnedAggregate(Value);
+    std::vector<const Expr *> Elements = elementsOf(Aggregate);
+    for (unsigned I = 0; I < Elements.size(); ++I) {
+      const LambdaExpr *Lambda = lambdaOf(Elements[I]);
+      const FieldDecl *Field = nullptr;
+      QualType Slot = slotType(Result, I, Field);
+      if (!Lambda || Slot.isNull() || !isErasedCallable(Slot))
+        continue;
+      const VarDecl *Local = localVariableOf(Elements[I]);
+      if (Local && isErasedCallable(Local->getType()) &&
+          !analyzeLocal(Local, Fn).Reported)
+        continue; // the local needs its erasure
+      Pullbacks.push_back({Elements[I], Lambda, Slot, Field,
+                           Local && isErasedCallable(Local->getType()) ? Local : nullptr});
+    }
+  }
+  if (Pullbacks.empty())
+    return;
+  const Held &First = Pullbacks.front();
+  auto Report = [this, Fn, Result, Slot = First.Slot] {
+    return diag(Fn->getLocation(), "%0 returns its pullback in %1 as %2; its "
+                                   "closure type would do")
+           << Fn << Result << Slot;
+  };
+  auto NoFix = [this](SourceLocation Loc, llvm::StringRef Why) {
+    return diag(Loc, Why, DiagnosticIDs::Note);
+  };
+  // Why no fix, if there is a reason.
+  std::function<void()> Reason;
+  llvm::StringRef Kind = stdPairOrTuple(Result);
+  std::vector<FixItHint> Fix;
+  const SourceManager &SM = Fn->getASTContext().getSourceManager();
+  if (Kind.empty()) {
+    Reason = [=, Field = First.Field] {
+      if (Field)
+        NoFix(Field->getLocation(),
+              "no fix: member %0 of %1 holds every pullback as %2; make %1 a "
+              "template on the pullback's type, or return a std::pair or "
+              "std::tuple")
+            << Field << Result << First.Slot;
+      else
+        NoFix(Fn->getLocation(), "no fix: %0 is a class whose element types "
+                                 "are declared; make it a template on the "
+                                 "pullback's type")
+            << Result;
+    };
+  } else if (isVirtualMethod(Fn)) {
+    Reason = [=] { noteVirtual(Fn->getLocation(), Fn); };
+  } else if (callsItself(Fn)) {
+    Reason = [=] {
+      NoFix(Fn->getLocation(), "no fix: %0 calls itself, so its result type "
+                               "must be known before its body is: a deduced "
+                               "'auto' is not")
+          << Fn;
+    };
+  } else if (!callersSeeDefinition(Fn) || !resultTypeEditable(Fn)) {
+    Reason = [=] {
+      NoFix(Fn->getLocation(), "callers in other translation units see only "
+                               "the declaration of %0; define it inline (in a "
+                               "header) to return the closure type")
+          << Fn;
+    };
+  } else if (Returns.size() != 1) {
+    Reason = [=] {
+      NoFix(Fn->getLocation(), "no fix: %0 has more than one return; with a "
+                               "deduced result type each would have to build "
+                               "the same closure type")
+          << Fn;
+    };
+  } else if (!getLangOpts().CPlusPlus17) {
+    Reason = [=] {
+      NoFix(Fn->getLocation(), "no fix: deducing the %0's element types needs "
+                               "C++17")
+          << Kind;
+    };
+  } else if (auto Differs = closureSignatureDiffers(First.Slot, First.Lambda, nullptr)) {
+    Reason = [=] { noteSignature(First.Lambda, First.Slot, *Differs); };
+  } else if (First.Local && analyzeLocal(First.Local, Fn).Fix.empty()) {
+    Reason = [=, Local = First.Local] {
+      NoFix(Local->getLocation(), "no fix: the pullback is held in %0 first, "
+                                  "which keeps its erased type")
+          << Local;
+    };
+  } else {
+    // Every other element must deduce to what it is declared as: a lazy
+    // expression (`a * b` of an expression-template library) would
+    // otherwise be kept unevaluated.
+    std::vector<const Expr *> Elements = elementsOf(Aggregate);
+    for (unsigned I = 0; I < Elements.size() && !Reason; ++I) {
+      const FieldDecl *Unused = nullptr;
+      QualType Slot = slotType(Result, I, Unused);
+      if (Elements[I] == First.Element || Slot.isNull())
+        continue;
+      QualType Deduced = deducedType(Elements[I]);
+      if (Deduced != Slot.getCanonicalType().getUnqualifiedType())
+        Reason = [=, E = Elements[I]] {
+          NoFix(E->getBeginLoc(), "no fix: this element is a %0, converted to "
+                                  "%1 as declared; a deduced %2 would keep the %0")
+              << Deduced << Slot << Kind;
+        };
+    }
+    if (!Reason) {
+      Fix.push_back(FixItHint::CreateReplacement(
+          CharSourceRange::getTokenRange(Fn->getReturnTypeSourceRange()), "auto"));
+      // `return {y, back};` and `return std::pair<Y, F>{y, back};` name the
+      // declared type; `std::pair{y, back}` deduces it.
+      std::string Deducing = ("std::" + Kind).str();
+      if (const auto *Temporary = dyn_cast<CXXTemporaryObjectExpr>(Aggregate)) {
+        Fix.push_back(FixItHint::CreateReplacement(
+            CharSourceRange::getTokenRange(
+                Temporary->getTypeSourceInfo()->getTypeLoc().getSourceRange()),
+            Deducing));
+      } else if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Aggregate)) {
+        Fix.push_back(FixItHint::CreateReplacement(
+            CharSourceRange::getTokenRange(
+                Cast->getTypeInfoAsWritten()->getTypeLoc().getSourceRange()),
+            Deducing));
+      } else if (const auto *Braced = dyn_cast<CXXConstructExpr>(Aggregate);
+                 Braced && Braced->isListInitialization()) {
+        Fix.push_back(FixItHint::CreateInsertion(Braced->getBeginLoc(), Deducing));
+      } else if (!isa<CallExpr>(Aggregate)) { // std::make_pair deduces already
+        Reason = [=] {
+          NoFix(Fn->getLocation(), "no fix: build the %0 in the return "
+                                   "statement to deduce its element types")
+              << Kind;
+        };
+        Fix.clear();
+      }
+      if (llvm::any_of(Fix, [&](const FixItHint &H) {
+            return H.RemoveRange.getBegin().isMacroID() ||
+                   H.RemoveRange.getEnd().isMacroID() ||
+                   !SM.isWrittenInSameFile(H.RemoveRange.getBegin(),
+                                           Fn->getLocation());
+          }))
+        Fix.clear();
+    }
+  }
+  report(Fn->getASTContext(), std::move(Fix),
+         [this, Fn, Report, Reason](llvm::ArrayRef<FixItHint> Hints,
+                                    const ProofOutcome &Proof) {
+           Report() << Hints;
+           if (Reason)
+             Reason();
            noteWithdrawn(Fn->getLocation(), Proof);
          });
 }

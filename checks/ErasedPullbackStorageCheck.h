@@ -27,7 +27,18 @@ public:
   bool isErasedCallable(QualType T) const;
 
 private:
+  /// What the check makes of one local erased callable.
+  struct LocalAnalysis {
+    /// A pullback whose every use works with the closure's own type.
+    bool Reported = false;
+    const LambdaExpr *Lambda = nullptr;
+    /// Why calls would compute something else with the closure type.
+    std::optional<std::string> Differs;
+    std::vector<FixItHint> Fix;
+  };
+  LocalAnalysis analyzeLocal(const VarDecl *Var, const FunctionDecl *Enclosing) const;
   void checkLocal(const VarDecl *Var, const FunctionDecl *Enclosing);
+  void checkReturnedAggregate(const FunctionDecl *Fn);
   void checkReturnType(const FunctionDecl *Fn);
   /// Why the closure type would change what calls compute, at the lambda.
   void noteSignature(const LambdaExpr *Lambda, QualType Wrapper, llvm::StringRef Why);

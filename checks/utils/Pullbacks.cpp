@@ -30,9 +30,22 @@ void PullbackNaming::store(const ClangTidyCheck::OptionsView &Options,
   Options.store(Opts, "RRuleNames", RRulesOption);
 }
 
-const Expr *stripTemporaries(const Expr *E) {
+/// \p E without parentheses and the implicit casts that change neither its
+/// type nor its value (a load, an added `const`).
+static const Expr *ignoreParenNoOpCasts(const Expr *E) {
   while (true) {
-    E = E->IgnoreParenImpCasts();
+    E = E->IgnoreParens();
+    const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
+    if (!Cast || (Cast->getCastKind() != CK_NoOp &&
+                  Cast->getCastKind() != CK_LValueToRValue))
+      return E;
+    E = Cast->getSubExpr();
+  }
+}
+
+const Expr *stripTemporaries(const Expr *E, bool KeepConversions) {
+  while (true) {
+    E = KeepConversions ? ignoreParenNoOpCasts(E) : E->IgnoreParenImpCasts();
     if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E))
       E = Cleanups->getSubExpr();
     else if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(E))

@@ -34,8 +34,10 @@ inline constexpr llvm::StringLiteral DefaultRRuleNames =
     "rrule;rrule_*;*_rrule;vjp_rule";
 
 /// Strips what does not change which value an expression denotes:
-/// parentheses, implicit casts, temporaries, full-expression cleanups.
-const Expr *stripTemporaries(const Expr *E);
+/// parentheses, implicit casts, temporaries, full-expression cleanups. With
+/// \p KeepConversions, only the implicit casts that keep the type (a load,
+/// an added `const`): `a * 2.0f` stored as a double stays a float.
+const Expr *stripTemporaries(const Expr *E, bool KeepConversions = false);
 
 /// Whether \p FD is a function of namespace std named one of \p Names
 /// (std::move, std::make_tuple, ...).
