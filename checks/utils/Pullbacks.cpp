@@ -387,6 +387,8 @@ private:
           return true;
         if (isStdFunction(Fn, {"make_pair", "make_tuple", "forward_as_tuple"}))
           return true; // an element of the rrule's result, deduced
+        if (foundThroughArguments(Call, Fn))
+          return false;
         return paramTakesClosure(Fn, Call->arguments(), Cur);
       }
       if (const auto *Lambda = dyn_cast<LambdaExpr>(P))
@@ -453,6 +455,21 @@ private:
         !Param->getPointeeType().isConstQualified())
       return false;
     return sameClass(Param, Var->getType()) && !hasTemplateOverload(Fn);
+  }
+
+  /// Whether the unqualified call \p Call found \p Fn only through its
+  /// arguments' associated namespaces (argument-dependent lookup), not in a
+  /// scope around the variable: the wrapper's type brings its template
+  /// arguments' namespaces (`ad` for `std::function<ad::Tensor(...)>`),
+  /// the closure type only the namespace around the lambda, so with the
+  /// closure the call would find another function, or none.
+  bool foundThroughArguments(const CallExpr *Call, const FunctionDecl *Fn) const {
+    if (!Call->usesADL())
+      return false;
+    const DeclContext *Home = Fn->getDeclContext()->getRedeclContext();
+    if (isa<CXXRecordDecl>(Home))
+      return true; // a hidden friend: found only through its class
+    return !Home->Encloses(Var->getDeclContext());
   }
 
   /// Whether another declaration of \p Fn's name in its scope is a function
@@ -543,11 +560,21 @@ std::optional<std::string> parametersDiffer(const FunctionDecl *Op,
 const Expr *argumentAsWritten(const Expr *E) {
   for (unsigned Depth = 0; Depth < 8; ++Depth) {
     E = stripTemporaries(E);
-    const auto *Copy = dyn_cast<CXXConstructExpr>(E);
-    if (!Copy || Copy->getNumArgs() != 1 ||
-        !Copy->getConstructor()->isCopyOrMoveConstructor())
+    // `pb(x)` with a user-defined conversion of x: through the conversion
+    // operator, or a constructor the code does not name (a copy, or
+    // `Dual(float)` for a float passed where a Dual is taken).
+    if (const auto *Convert = dyn_cast<CXXMemberCallExpr>(E);
+        Convert && isa_and_nonnull<CXXConversionDecl>(Convert->getMethodDecl())) {
+      E = Convert->getImplicitObjectArgument();
+      continue;
+    }
+    const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+    if (!Construct || Construct->getNumArgs() != 1 ||
+        isa<CXXTemporaryObjectExpr>(Construct) ||
+        (!Construct->getConstructor()->isCopyOrMoveConstructor() &&
+         Construct->isListInitialization()))
       return E;
-    E = Copy->getArg(0);
+    E = Construct->getArg(0);
   }
   return E;
 }
