@@ -108,6 +108,33 @@ bool isInTemplateInstantiation(const CallExpr *Call, ASTContext &Ctx) {
   return FD && FD->getTemplateInstantiationPattern() != nullptr;
 }
 
+/// Whether unqualified lookup of \p Target's name from inside \p From
+/// would stop at another declaration first: a scope around the call (the
+/// function, its classes, its namespaces) that declares the name without
+/// declaring \p Target.
+bool nameHiddenAt(const NamedDecl *Target, const FunctionDecl *From) {
+  const Decl *Wanted = Target->getCanonicalDecl();
+  for (const DeclContext *DC = From; DC; DC = DC->getParent()) {
+    llvm::SmallVector<const NamedDecl *, 4> Found;
+    if (isa<FunctionDecl>(DC)) {
+      // Block-scope declarations (a local struct of that name).
+      for (const Decl *D : DC->decls())
+        if (const auto *ND = dyn_cast<NamedDecl>(D);
+            ND && ND->getDeclName() == Target->getDeclName())
+          Found.push_back(ND);
+    } else {
+      for (const NamedDecl *ND : DC->lookup(Target->getDeclName()))
+        Found.push_back(ND);
+    }
+    if (Found.empty())
+      continue;
+    return llvm::none_of(Found, [&](const NamedDecl *ND) {
+      return ND->getUnderlyingDecl()->getCanonicalDecl() == Wanted;
+    });
+  }
+  return false;
+}
+
 /// Whether \p Call is in the body of one of the form's own overloads (or a
 /// lambda or local class in one): a compile-time form implemented by the
 /// run-time one, which the fix would make call itself.
@@ -461,7 +488,9 @@ std::vector<FixItHint> RuntimeConcatAxisCheck::rewriteCall(
     else if (Ref && !usingBringsForm(Ref->getFoundDecl(), Form))
       Name = qualifiedSpelling(Named);
     std::string TemplateArgs = "<" + templateArgumentText(Axis, AxisText, Ctx) + ">";
-    if (Member && isInTemplateInstantiation(Call, Ctx))
+    // (An implicit `this->` member was found where the template is
+    // defined, so its name is known to be a template there.)
+    if (Member && !Member->isImplicitAccess() && isInTemplateInstantiation(Call, Ctx))
       Hints.push_back(FixItHint::CreateInsertion(NameBegin, "template "));
     if (Name.empty())
       Hints.push_back(FixItHint::CreateInsertion(
@@ -487,9 +516,11 @@ std::vector<FixItHint> RuntimeConcatAxisCheck::rewriteCall(
       Tag = Qualifier ? (Fixes.text(*Qualifier) + Form.Tag->getName()).str()
                       : qualifiedSpelling(Form.Tag);
     } else if (Ref && SameScope && !Call->usesADL() &&
-               !isa<UsingShadowDecl>(Ref->getFoundDecl())) {
+               !isa<UsingShadowDecl>(Ref->getFoundDecl()) &&
+               !nameHiddenAt(Form.Tag, enclosingFunction(Call, Ctx))) {
       // Found by ordinary unqualified lookup, not through a using-
-      // declaration: the tag's name is visible the same way.
+      // declaration: the tag's name is visible the same way, unless a
+      // declaration of the same name in a scope nearer the call hides it.
       Tag = Form.Tag->getName().str();
     } else {
       Tag = qualifiedSpelling(Form.Tag);
