@@ -469,6 +469,10 @@ private:
     const DeclContext *Home = Fn->getDeclContext()->getRedeclContext();
     if (isa<CXXRecordDecl>(Home))
       return true; // a hidden friend: found only through its class
+    // An inline namespace's names are found in the namespace around it.
+    for (const auto *NS = dyn_cast<NamespaceDecl>(Home); NS && NS->isInline();
+         NS = dyn_cast<NamespaceDecl>(Home))
+      Home = NS->getParent()->getRedeclContext();
     return !Home->Encloses(Var->getDeclContext());
   }
 
