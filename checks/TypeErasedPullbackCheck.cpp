@@ -364,12 +364,29 @@ private:
   PrintingPolicy Policy;
 };
 
+/// The local \p E names when its type was deduced from its initialiser
+/// (`auto g = pb(dy);`): it takes the concrete type once the pullback has
+/// it. A local declared with the erased type keeps it (the concrete value
+/// converts into it), and so do its casts.
+const VarDecl *deducedLocal(const Expr *E) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(stripTemporaries(E));
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->isLocalVarDecl() || Var->getType()->isReferenceType() ||
+      !Var->getType()->getContainedDeducedType() || !Var->getInit())
+    return nullptr;
+  return Var;
+}
+
 /// The call an std::any_cast's operand goes back to: `pb(dy)`,
-/// `pb(dy)[0]`, `std::get<0>(pb(dy))`, or a local initialised with one.
+/// `pb(dy)[0]`, `std::get<0>(pb(dy))`, the address of one of these
+/// (`&g`, the pointer form), or a local whose type is deduced from one.
 const CallExpr *castOperandSource(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < 6; ++Depth) {
     E = stripTemporaries(E);
-    if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+    if (const auto *AddrOf = dyn_cast<UnaryOperator>(E);
+        AddrOf && AddrOf->getOpcode() == UO_AddrOf) {
+      E = AddrOf->getSubExpr();
+    } else if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
       E = Subscript->getBase();
     } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
                Op && Op->getOperator() == OO_Subscript) {
@@ -378,11 +395,9 @@ const CallExpr *castOperandSource(const Expr *E) {
                Call && isStdFunction(Call->getDirectCallee(), {"get"}) &&
                Call->getNumArgs() == 1) {
       E = Call->getArg(0);
-    } else if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-      E = Var && Var->isLocalVarDecl() && !Var->getType()->isReferenceType()
-              ? Var->getInit()
-              : nullptr;
+    } else if (isa<DeclRefExpr>(E)) {
+      const VarDecl *Var = deducedLocal(E);
+      E = Var ? Var->getInit() : nullptr;
     } else {
       return dyn_cast<CallExpr>(E);
     }
@@ -480,11 +495,21 @@ void TypeErasedPullbackCheck::registerMatchers(MatchFinder *Finder) {
         callExpr(UserCode, callee(functionDecl(registrationFunction(this))))
             .bind("registration"),
         this);
+  auto AnyCast = callExpr(UserCode, callee(functionDecl(hasName("::std::any_cast"))),
+                          argumentCountIs(1));
+  Finder->addMatcher(AnyCast.bind("any_cast"), this);
   Finder->addMatcher(
-      callExpr(UserCode, callee(functionDecl(hasName("::std::any_cast"))),
-               argumentCountIs(1))
-          .bind("any_cast"),
+      unaryOperator(hasOperatorName("*"),
+                    hasUnaryOperand(ignoringParenImpCasts(
+                        callExpr(AnyCast, hasArgument(0, unaryOperator(hasOperatorName("&"))))
+                            .bind("deref_cast"))))
+          .bind("deref"),
       this);
+  Finder->addMatcher(cxxMemberCallExpr(UserCode, argumentCountIs(0),
+                                       callee(cxxMethodDecl(hasName("has_value"),
+                                                            ofClass(hasName("::std::any")))))
+                         .bind("has_value"),
+                     this);
   // Functions that pullbacks in other files may call (declared there, so
   // defined outside any template and visible outside this file).
   if (Sink)
@@ -559,6 +584,14 @@ void TypeErasedPullbackCheck::check(const MatchFinder::MatchResult &Result) {
     AnyCasts.push_back(Cast);
     return;
   }
+  if (const auto *Deref = Result.Nodes.getNodeAs<UnaryOperator>("deref")) {
+    DereferencedCasts[Result.Nodes.getNodeAs<CallExpr>("deref_cast")] = Deref;
+    return;
+  }
+  if (const auto *Asked = Result.Nodes.getNodeAs<CXXMemberCallExpr>("has_value")) {
+    HasValues.push_back(Asked);
+    return;
+  }
   if (const auto *Def = Result.Nodes.getNodeAs<FunctionDecl>("erased_definition")) {
     // What a pullback in another translation unit that calls it needs to
     // know: that it erases, and where that erasure comes from in turn.
@@ -623,11 +656,22 @@ void TypeErasedPullbackCheck::finishTranslationUnit() {
     if (const CallExpr *Source = castOperandSource(Cast->getArg(0)))
       if (const FunctionDecl *Callee = calledFunction(Source))
         AnyCastsOf[Callee].push_back(Cast);
+  // `g.has_value()` with `auto g = pb(dy);` is true once g holds the
+  // concrete result: every return of the pullback produces one. (Not on
+  // the call itself: `pb(dy).has_value()` would drop the call.)
+  for (const CXXMemberCallExpr *Asked : HasValues)
+    if (const VarDecl *Var = deducedLocal(Asked->getImplicitObjectArgument()))
+      if (const auto *Source = dyn_cast<CallExpr>(stripTemporaries(Var->getInit())))
+        if (const FunctionDecl *Callee = calledFunction(Source))
+          HasValuesOf[Callee].push_back(Asked);
   for (const auto &Entry : Pullbacks)
     analyze(Entry.second);
   Pullbacks.clear();
   AnyCasts.clear();
   AnyCastsOf.clear();
+  DereferencedCasts.clear();
+  HasValues.clear();
+  HasValuesOf.clear();
   Context = nullptr;
 }
 
@@ -777,9 +821,18 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
   }
   for (const CallExpr *Cast : AnyCastsOf.lookup(Fn)) {
     Analyzer.Edits.clear();
-    Analyzer.unwrap(Cast, Cast->getArg(0));
+    // `*std::any_cast<T>(&g)` -> `g`; `std::any_cast<T>(&g)` -> `&g`.
+    if (const UnaryOperator *Deref = DereferencedCasts.lookup(Cast))
+      Analyzer.unwrap(Deref, cast<UnaryOperator>(stripTemporaries(Cast->getArg(0)))->getSubExpr());
+    else
+      Analyzer.unwrap(Cast, Cast->getArg(0));
     CanFix &= !Analyzer.EditsInMacro;
     Hints.insert(Hints.end(), Analyzer.Edits.begin(), Analyzer.Edits.end());
+  }
+  for (const CXXMemberCallExpr *Asked : HasValuesOf.lookup(Fn)) {
+    SourceRange Range = Asked->getSourceRange();
+    CanFix &= Range.getBegin().isFileID() && Range.getEnd().isFileID();
+    Hints.push_back(FixItHint::CreateReplacement(CharSourceRange::getTokenRange(Range), "true"));
   }
   if (!CanFix)
     Hints.clear();

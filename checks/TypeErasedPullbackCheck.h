@@ -77,6 +77,13 @@ private:
   llvm::MapVector<const FunctionDecl *, Pullback> Pullbacks;
   std::vector<const CallExpr *> AnyCasts;
   llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const CallExpr *, 2>> AnyCastsOf;
+  /// `*std::any_cast<T>(&h)`: the whole dereference becomes `h`.
+  llvm::DenseMap<const CallExpr *, const UnaryOperator *> DereferencedCasts;
+  /// `h.has_value()` on a local holding a pullback's result, and by the
+  /// function whose result it asks about.
+  std::vector<const CXXMemberCallExpr *> HasValues;
+  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const CXXMemberCallExpr *, 2>>
+      HasValuesOf;
   ASTContext *Context = nullptr;
   /// Where the gradlint command collects the facts that trace an erasure
   /// into other translation units (AxisFlow.h); null in other front ends.
