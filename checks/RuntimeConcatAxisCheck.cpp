@@ -135,6 +135,19 @@ bool nameHiddenAt(const NamedDecl *Target, const FunctionDecl *From) {
   return false;
 }
 
+/// Whether every overload of the template-argument form is a friend
+/// declared only in its class (a hidden friend): ordinary lookup, qualified
+/// or not, never finds it.
+bool isHiddenFriendForm(const CompileTimeForm &Form) {
+  return Form.Kind == CompileTimeForm::TemplateArgument && !Form.Overloads.empty() &&
+         llvm::all_of(Form.Overloads, [](const FunctionDecl *F) {
+           const FunctionTemplateDecl *TD = F->getDescribedFunctionTemplate();
+           return TD && llvm::none_of(TD->redecls(), [](const RedeclarableTemplateDecl *D) {
+                    return D->isInIdentifierNamespace(Decl::IDNS_Ordinary);
+                  });
+         });
+}
+
 /// Whether \p Call is in the body of one of the form's own overloads (or a
 /// lambda or local class in one): a compile-time form implemented by the
 /// run-time one, which the fix would make call itself.
@@ -347,6 +360,10 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
   }
 
   Finding F{Axis, Named, classifyAxis(Axis, Ctx), *Form};
+  const auto *CalleeRef = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts());
+  F.HiddenFriendBeforeCxx20 = CalleeRef && !CalleeRef->hasQualifier() &&
+                              Call->usesADL() && !getLangOpts().CPlusPlus20 &&
+                              isHiddenFriendForm(*Form);
   // The call rewritten to the compile-time form is the fix for a constant
   // axis; for any other axis it is only a question to the compiler (axis 0):
   // does the form take these arguments at all?
@@ -589,6 +606,18 @@ void RuntimeConcatAxisCheck::emit(const Finding &F,
   case AxisOrigin::Constant:
   case AxisOrigin::StaticRank:
     break;
+  }
+  if (F.HiddenFriendBeforeCxx20 && F.Provenance.movable()) {
+    diag(Axis->getBeginLoc(), "constant axis %0 passed to %q1 at run time; use "
+                              "its compile-time form")
+        << toString(*F.Provenance.Value, 10) << F.Callee << Axis->getSourceRange();
+    diag(Axis->getBeginLoc(),
+         "no fix before C++20: the compile-time form is a hidden friend, which "
+         "only argument-dependent lookup finds, and before C++20 '%0<...>(...)' "
+         "does not look it up that way",
+         DiagnosticIDs::Note)
+        << F.Callee->getName();
+    return;
   }
   if (!F.fixable()) {
     // `y.rank() - 1` with `y` a reference parameter: static, but not a

@@ -47,8 +47,11 @@ private:
     const NamedDecl *Callee;
     AxisProvenance Provenance;
     CompileTimeForm Form;
+    /// The form is a hidden friend that only argument-dependent lookup
+    /// finds, and before C++20 `cat<1>(x, y)` cannot name it that way.
+    bool HiddenFriendBeforeCxx20 = false;
     /// A constant axis whose text moves into the compile-time form.
-    bool fixable() const { return Provenance.movable(); }
+    bool fixable() const { return Provenance.movable() && !HiddenFriendBeforeCxx20; }
   };
 
   void parseOptions();
