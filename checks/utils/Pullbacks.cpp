@@ -389,7 +389,9 @@ private:
           return true; // an element of the rrule's result, deduced
         if (foundThroughArguments(Call, Fn))
           return false;
-        return paramTakesClosure(Fn, Call->arguments(), Cur);
+        const auto *Named = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts());
+        return paramTakesClosure(Fn, Call->arguments(), Cur,
+                                 /*Unqualified=*/Named && !Named->hasQualifier());
       }
       if (const auto *Lambda = dyn_cast<LambdaExpr>(P))
         // Captured by copy or reference: the inner lambda's uses are uses
@@ -437,7 +439,8 @@ private:
   /// type, never deduced from it (a template parameter would change to the
   /// closure type: std::cref, a tape's `template <class F> record(F)`).
   template <class Args>
-  bool paramTakesClosure(const FunctionDecl *Fn, Args Arguments, const Expr *Arg) {
+  bool paramTakesClosure(const FunctionDecl *Fn, Args Arguments, const Expr *Arg,
+                         bool Unqualified = false) {
     unsigned I = 0;
     for (const Expr *A : Arguments) {
       if (A == Arg)
@@ -454,7 +457,7 @@ private:
     if (Param->isReferenceType() && !Param->isRValueReferenceType() &&
         !Param->getPointeeType().isConstQualified())
       return false;
-    return sameClass(Param, Var->getType()) && !hasTemplateOverload(Fn);
+    return sameClass(Param, Var->getType()) && !hasTemplateOverload(Fn, Unqualified);
   }
 
   /// Whether the unqualified call \p Call found \p Fn only through its
@@ -473,23 +476,72 @@ private:
     for (const auto *NS = dyn_cast<NamespaceDecl>(Home); NS && NS->isInline();
          NS = dyn_cast<NamespaceDecl>(Home))
       Home = NS->getParent()->getRedeclContext();
-    return !Home->Encloses(Var->getDeclContext());
+    return !Home->Encloses(Var->getDeclContext()) && !nominatedAround(Home);
   }
 
-  /// Whether another declaration of \p Fn's name in its scope is a function
+  /// Whether a using-directive in a scope around the variable (`using
+  /// namespace ad;` in the function or a namespace) nominates \p Home, so
+  /// that ordinary lookup finds its functions too.
+  bool nominatedAround(const DeclContext *Home) const {
+    auto Nominates = [&](const Decl *D) {
+      const auto *Directive = dyn_cast<UsingDirectiveDecl>(D);
+      return Directive && Directive->getNominatedNamespace() &&
+             Directive->getNominatedNamespace()->getRedeclContext()->Equals(Home);
+    };
+    for (const DeclContext *DC = Var->getDeclContext(); DC; DC = DC->getParent()) {
+      if (DC->isFunctionOrMethod()) {
+        // Block-scope directives are among the function's declarations.
+        if (llvm::any_of(DC->decls(), Nominates))
+          return true;
+      } else if (llvm::any_of(DC->using_directives(), Nominates)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /// Whether another declaration of \p Fn's name in its scope (and, for an
+  /// \p Unqualified call, in the scopes around the variable) is a function
   /// template: given the closure instead of the wrapper, overload resolution
   /// may pick it (CLI11's `add_option(name, callback_t)` beside
   /// `add_option(name, T &variable)`), and a choice that compiles would
   /// change what the call does unseen.
-  static bool hasTemplateOverload(const FunctionDecl *Fn) {
+  bool hasTemplateOverload(const FunctionDecl *Fn, bool Unqualified) const {
     if (!Fn->getDeclName() || isa<CXXConstructorDecl>(Fn))
       return false;
-    for (const NamedDecl *Other : Fn->getDeclContext()->getRedeclContext()->lookup(Fn->getDeclName()))
-      if (isa<FunctionTemplateDecl>(Other->getUnderlyingDecl()) &&
-          Other->getUnderlyingDecl() != Fn->getPrimaryTemplate())
+    auto Declares = [&](const DeclContext *DC) {
+      return DC && llvm::any_of(DC->lookup(Fn->getDeclName()), [&](const NamedDecl *Other) {
+               return isa<FunctionTemplateDecl>(Other->getUnderlyingDecl()) &&
+                      Other->getUnderlyingDecl() != Fn->getPrimaryTemplate();
+             });
+    };
+    auto Nominated = [&](const Decl *D) {
+      const auto *Directive = dyn_cast<UsingDirectiveDecl>(D);
+      return Directive && Declares(Directive->getNominatedNamespace());
+    };
+    if (Declares(Fn->getDeclContext()->getRedeclContext()))
+      return true;
+    if (!Unqualified)
+      return false;
+    // An unqualified call also sees the scopes around it, out to the first
+    // that declares the name (which hides the rest), and what their
+    // using-directives bring (a global `template <class F> record(F)`
+    // beside `ad::record(std::function<...>)`).
+    for (const DeclContext *DC = Var->getDeclContext(); DC; DC = DC->getParent()) {
+      if (DC->isFunctionOrMethod()) {
+        if (llvm::any_of(DC->decls(), Nominated))
+          return true;
+        continue;
+      }
+      if (Declares(DC->getRedeclContext()) ||
+          llvm::any_of(DC->using_directives(), Nominated))
         return true;
+      if (!DC->getRedeclContext()->lookup(Fn->getDeclName()).empty())
+        return false;
+    }
     return false;
   }
+
 
   /// Whether parameter \p I of \p Fn has a type deduced from its argument
   /// (a parameter of a function template that names the template's own
