@@ -391,6 +391,8 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
   };
   if (F.fixable())
     report(Ctx, std::move(Rewrite), Emit);
+  else if (F.Provenance.movable())
+    report(Ctx, {}, Emit); // a hidden friend before C++20: nothing to ask
   else
     ask(Ctx, questionFor(Call, Rewrite, Ctx), Emit);
 }
@@ -607,19 +609,7 @@ void RuntimeConcatAxisCheck::emit(const Finding &F,
   case AxisOrigin::StaticRank:
     break;
   }
-  if (F.HiddenFriendBeforeCxx20 && F.Provenance.movable()) {
-    diag(Axis->getBeginLoc(), "constant axis %0 passed to %q1 at run time; use "
-                              "its compile-time form")
-        << toString(*F.Provenance.Value, 10) << F.Callee << Axis->getSourceRange();
-    diag(Axis->getBeginLoc(),
-         "no fix before C++20: the compile-time form is a hidden friend, which "
-         "only argument-dependent lookup finds, and before C++20 '%0<...>(...)' "
-         "does not look it up that way",
-         DiagnosticIDs::Note)
-        << F.Callee->getName();
-    return;
-  }
-  if (!F.fixable()) {
+  if (!F.Provenance.movable()) {
     // `y.rank() - 1` with `y` a reference parameter: static, but not a
     // constant expression as written, so it cannot simply move.
     diag(Axis->getBeginLoc(), StaticRankMessage)
@@ -641,6 +631,13 @@ void RuntimeConcatAxisCheck::emit(const Finding &F,
             : diag(Axis->getBeginLoc(), StaticRankMessage) << F.Callee;
     D << Axis->getSourceRange() << Proved;
   }
+  if (F.HiddenFriendBeforeCxx20)
+    diag(Axis->getBeginLoc(),
+         "no fix before C++20: the compile-time form is a hidden friend, which "
+         "only argument-dependent lookup finds, and before C++20 '%0<...>(...)' "
+         "does not look it up that way",
+         DiagnosticIDs::Note)
+        << F.Callee->getName();
   noteWithdrawn(Axis->getBeginLoc(), Proof);
   if (!Proof.withdrawn())
     return;
