@@ -250,6 +250,22 @@ void ErasedPullbackStorageCheck::noteSignature(const LambdaExpr *Lambda, QualTyp
       << Wrapper << Why;
 }
 
+void ErasedPullbackStorageCheck::noteCallsItself(const FunctionDecl *Fn) {
+  diag(Fn->getLocation(),
+       "no fix: %0 calls itself, so its result type must be known before "
+       "its body is: a deduced 'auto' is not",
+       DiagnosticIDs::Note)
+      << Fn;
+}
+
+void ErasedPullbackStorageCheck::noteCallersSeeDeclaration(const FunctionDecl *Fn) {
+  diag(Fn->getLocation(),
+       "callers in other translation units see only the declaration of %0; "
+       "define it inline (in a header) to return the closure type",
+       DiagnosticIDs::Note)
+      << Fn;
+}
+
 void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
   if (Fn->isTemplateInstantiation())
     return; // the template itself is checked
@@ -271,11 +287,7 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
   }
   if (callsItself(Fn)) {
     Report();
-    diag(Fn->getLocation(),
-         "no fix: %0 calls itself, so its result type must be known before "
-         "its body is: a deduced 'auto' is not",
-         DiagnosticIDs::Note)
-        << Fn;
+    noteCallsItself(Fn);
     return;
   }
   if (std::optional<std::string> Differs =
@@ -286,11 +298,7 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
   }
   if (!callersSeeDefinition(Fn)) {
     Report();
-    diag(Fn->getLocation(),
-         "callers in other translation units see only the declaration of %0; "
-         "define it inline (in a header) to return the closure type",
-         DiagnosticIDs::Note)
-        << Fn;
+    noteCallersSeeDeclaration(Fn);
     return;
   }
   std::vector<FixItHint> Fix;
@@ -331,18 +339,22 @@ void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) 
     const LambdaExpr *Lambda;
     QualType Slot;
     const FieldDecl *Field;
-    /// An erased local on the way (`std::function<...> back = ...;`).
+    /// An erased local on the way (`std::function<...> back = ...;`), and
+    /// whether the check makes it `auto`.
     const VarDecl *Local;
+    bool LocalFixed;
   };
   std::vector<Held> Pullbacks;
   std::vector<const ReturnStmt *> Returns = returnsOf(Fn);
+  // The last return's aggregate and elements: with a fix there is one.
   const Expr *Aggregate = nullptr;
+  std::vector<const Expr *> Elements;
   for (const ReturnStmt *Return : Returns) {
     const Expr *Value = Return->getRetValue();
     if (!Value)
       continue;
     Aggregate = returnedAggregate(Value);
-    std::vector<const Expr *> Elements = elementsOf(Aggregate);
+    Elements = elementsOf(Aggregate);
     for (unsigned I = 0; I < Elements.size(); ++I) {
       const LambdaExpr *Lambda = lambdaOf(Elements[I]);
       const FieldDecl *Field = nullptr;
@@ -350,11 +362,16 @@ void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) 
       if (!Lambda || Slot.isNull() || !isErasedCallable(Slot))
         continue;
       const VarDecl *Local = localVariableOf(Elements[I]);
-      if (Local && isErasedCallable(Local->getType()) &&
-          !analyzeLocal(Local, Fn).Reported)
-        continue; // the local needs its erasure
-      Pullbacks.push_back({Elements[I], Lambda, Slot, Field,
-                           Local && isErasedCallable(Local->getType()) ? Local : nullptr});
+      if (Local && !isErasedCallable(Local->getType()))
+        Local = nullptr; // `auto back = ...;`: already the closure type
+      bool LocalFixed = false;
+      if (Local) {
+        LocalAnalysis Analysis = analyzeLocal(Local, Fn);
+        if (!Analysis.Reported)
+          continue; // the local needs its erasure
+        LocalFixed = !Analysis.Fix.empty();
+      }
+      Pullbacks.push_back({Elements[I], Lambda, Slot, Field, Local, LocalFixed});
     }
   }
   if (Pullbacks.empty())
@@ -390,19 +407,11 @@ void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) 
   } else if (isVirtualMethod(Fn)) {
     Reason = [=] { noteVirtual(Fn->getLocation(), Fn); };
   } else if (callsItself(Fn)) {
-    Reason = [=] {
-      NoFix(Fn->getLocation(), "no fix: %0 calls itself, so its result type "
-                               "must be known before its body is: a deduced "
-                               "'auto' is not")
-          << Fn;
-    };
-  } else if (!callersSeeDefinition(Fn) || !resultTypeEditable(Fn)) {
-    Reason = [=] {
-      NoFix(Fn->getLocation(), "callers in other translation units see only "
-                               "the declaration of %0; define it inline (in a "
-                               "header) to return the closure type")
-          << Fn;
-    };
+    Reason = [=] { noteCallsItself(Fn); };
+  } else if (!callersSeeDefinition(Fn)) {
+    Reason = [=] { noteCallersSeeDeclaration(Fn); };
+  } else if (!resultTypeEditable(Fn)) {
+    // A result type written by a macro: no fix, as for checkReturnType.
   } else if (Returns.size() != 1) {
     Reason = [=] {
       NoFix(Fn->getLocation(), "no fix: %0 has more than one return; with a "
@@ -418,7 +427,7 @@ void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) 
     };
   } else if (auto Differs = closureSignatureDiffers(First.Slot, First.Lambda, nullptr)) {
     Reason = [=] { noteSignature(First.Lambda, First.Slot, *Differs); };
-  } else if (First.Local && analyzeLocal(First.Local, Fn).Fix.empty()) {
+  } else if (First.Local && !First.LocalFixed) {
     Reason = [=, Local = First.Local] {
       NoFix(Local->getLocation(), "no fix: the pullback is held in %0 first, "
                                   "which keeps its erased type")
@@ -428,7 +437,6 @@ void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) 
     // Every other element must deduce to what it is declared as: a lazy
     // expression (`a * b` of an expression-template library) would
     // otherwise be kept unevaluated.
-    std::vector<const Expr *> Elements = elementsOf(Aggregate);
     for (unsigned I = 0; I < Elements.size() && !Reason; ++I) {
       const FieldDecl *Unused = nullptr;
       QualType Slot = slotType(Result, I, Unused);

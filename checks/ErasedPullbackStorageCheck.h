@@ -40,6 +40,9 @@ private:
   void checkLocal(const VarDecl *Var, const FunctionDecl *Enclosing);
   void checkReturnedAggregate(const FunctionDecl *Fn);
   void checkReturnType(const FunctionDecl *Fn);
+  /// The notes on a function whose result cannot become `auto`.
+  void noteCallsItself(const FunctionDecl *Fn);
+  void noteCallersSeeDeclaration(const FunctionDecl *Fn);
   /// Why the closure type would change what calls compute, at the lambda.
   void noteSignature(const LambdaExpr *Lambda, QualType Wrapper, llvm::StringRef Why);
 
