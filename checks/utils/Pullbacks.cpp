@@ -483,22 +483,33 @@ private:
   /// namespace ad;` in the function or a namespace) nominates \p Home, so
   /// that ordinary lookup finds its functions too.
   bool nominatedAround(const DeclContext *Home) const {
-    auto Nominates = [&](const Decl *D) {
-      const auto *Directive = dyn_cast<UsingDirectiveDecl>(D);
-      return Directive && Directive->getNominatedNamespace() &&
-             Directive->getNominatedNamespace()->getRedeclContext()->Equals(Home);
-    };
-    for (const DeclContext *DC = Var->getDeclContext(); DC; DC = DC->getParent()) {
-      if (DC->isFunctionOrMethod()) {
-        // Block-scope directives are among the function's declarations.
-        if (llvm::any_of(DC->decls(), Nominates))
+    for (const DeclContext *DC = Var->getDeclContext(); DC; DC = DC->getParent())
+      for (const NamespaceDecl *Nominated : nominatedIn(DC))
+        if (Nominated->getRedeclContext()->Equals(Home))
           return true;
-      } else if (llvm::any_of(DC->using_directives(), Nominates)) {
-        return true;
-      }
-    }
     return false;
   }
+
+  /// The namespaces the using-directives written in \p DC nominate: a
+  /// namespace's (or the unit's), or a function body's at block scope,
+  /// which are among the function's declarations.
+  static llvm::SmallVector<const NamespaceDecl *, 2> nominatedIn(const DeclContext *DC) {
+    llvm::SmallVector<const NamespaceDecl *, 2> Result;
+    auto Add = [&](const UsingDirectiveDecl *Directive) {
+      if (const NamespaceDecl *NS = Directive->getNominatedNamespace())
+        Result.push_back(NS);
+    };
+    if (DC->isFunctionOrMethod()) {
+      for (const Decl *D : DC->decls())
+        if (const auto *Directive = dyn_cast<UsingDirectiveDecl>(D))
+          Add(Directive);
+    } else {
+      for (const UsingDirectiveDecl *Directive : DC->using_directives())
+        Add(Directive);
+    }
+    return Result;
+  }
+
 
   /// Whether another declaration of \p Fn's name in its scope (and, for an
   /// \p Unqualified call, in the scopes around the variable) is a function
@@ -515,10 +526,6 @@ private:
                       Other->getUnderlyingDecl() != Fn->getPrimaryTemplate();
              });
     };
-    auto Nominated = [&](const Decl *D) {
-      const auto *Directive = dyn_cast<UsingDirectiveDecl>(D);
-      return Directive && Declares(Directive->getNominatedNamespace());
-    };
     if (Declares(Fn->getDeclContext()->getRedeclContext()))
       return true;
     if (!Unqualified)
@@ -528,20 +535,17 @@ private:
     // using-directives bring (a global `template <class F> record(F)`
     // beside `ad::record(std::function<...>)`).
     for (const DeclContext *DC = Var->getDeclContext(); DC; DC = DC->getParent()) {
-      if (DC->isFunctionOrMethod()) {
-        if (llvm::any_of(DC->decls(), Nominated))
-          return true;
+      if (llvm::any_of(nominatedIn(DC), Declares))
+        return true;
+      if (DC->isFunctionOrMethod())
         continue;
-      }
-      if (Declares(DC->getRedeclContext()) ||
-          llvm::any_of(DC->using_directives(), Nominated))
+      if (Declares(DC->getRedeclContext()))
         return true;
       if (!DC->getRedeclContext()->lookup(Fn->getDeclName()).empty())
         return false;
     }
     return false;
   }
-
 
   /// Whether parameter \p I of \p Fn has a type deduced from its argument
   /// (a parameter of a function template that names the template's own
