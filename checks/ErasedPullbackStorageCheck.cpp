@@ -232,13 +232,16 @@ void ErasedPullbackStorageCheck::checkLocal(const VarDecl *Var,
   report(Var->getASTContext(), std::move(Local.Fix),
          [this, Var, Lambda = Local.Lambda, Differs = Local.Differs](
              llvm::ArrayRef<FixItHint> Hints, const ProofOutcome &Proof) {
+           if (Proof.CallsRebound)
+             return; // the erasure chooses what a call does: it is needed
            diag(Var->getLocation(),
                 "pullback %0 is stored in %1; its closure type would do")
                << Var << Var->getType() << Hints;
            if (Differs)
              noteSignature(Lambda, Var->getType(), *Differs);
            noteWithdrawn(Var->getLocation(), Proof);
-         });
+         },
+         {Var});
 }
 
 void ErasedPullbackStorageCheck::noteSignature(const LambdaExpr *Lambda, QualType Wrapper,
@@ -316,9 +319,12 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
   report(Fn->getASTContext(), std::move(Fix),
          [this, Fn, Report](llvm::ArrayRef<FixItHint> Hints,
                             const ProofOutcome &Proof) {
+           if (Proof.CallsRebound)
+             return; // the erasure chooses what a caller does: it is needed
            Report() << Hints;
            noteWithdrawn(Fn->getLocation(), Proof);
-         });
+         },
+         {Fn});
 }
 
 void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) {
@@ -489,11 +495,14 @@ void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) 
   report(Fn->getASTContext(), std::move(Fix),
          [this, Fn, Report, Reason](llvm::ArrayRef<FixItHint> Hints,
                                     const ProofOutcome &Proof) {
+           if (Proof.CallsRebound)
+             return; // the erasure chooses what a caller does: it is needed
            Report() << Hints;
            if (Reason)
              Reason();
            noteWithdrawn(Fn->getLocation(), Proof);
-         });
+         },
+         {Fn});
 }
 
 } // namespace clang::tidy::gradlint

@@ -843,7 +843,8 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
            if (Virtual)
              noteVirtual(Loc, Fn);
            noteWithdrawn(Loc, Proof);
-         });
+         },
+         {Fn});
 }
 
 } // namespace clang::tidy::gradlint

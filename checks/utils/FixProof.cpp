@@ -2,6 +2,7 @@
 
 #include "utils/FixProof.h"
 #include "gradlint/LlvmCompat.h"
+#include "clang/AST/ASTConsumer.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/TargetInfo.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -11,6 +12,7 @@
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <cstdlib>
@@ -193,7 +195,64 @@ public:
     return Found;
   }
 
+  /// \p Site, a place in the original files, as a location there.
+  SourceLocation locationOf(const SourceSite &Site) const {
+    FileID File = fileWith(Site.File);
+    if (File.isInvalid() || Site.Offset > SM.getBufferData(File).size())
+      return {};
+    return SM.getComposedLoc(File, Site.Offset);
+  }
+
+  /// Why a fix is withdrawn that makes the call at \p Key choose otherwise.
+  std::string describeRebinding(const CallKey &Key, const CallResolution &Before,
+                                const CallResolution &Now) const {
+    auto Names = [&](const CallResolution &R) {
+      std::string Text;
+      for (const auto &[Identity, Callee] : R.Callees) {
+        if (!Text.empty())
+          Text += " or ";
+        if (!Callee.Site) {
+          Text += Callee.Name;
+          continue;
+        }
+        Text += "'" + Callee.Name + "'";
+        if (std::string At = place(*Callee.Site, false); !At.empty())
+          Text += " (" + At + ")";
+      }
+      return Text;
+    };
+    return "with it, the call at " + place(Key.Begin, true) + " would call " +
+           Names(Now) + " instead of " + Names(Before) +
+           ": the erased type decides which function it calls";
+  }
+
 private:
+  /// The original file whose unique ID is \p UID.
+  FileID fileWith(const llvm::sys::fs::UniqueID &UID) const {
+    if (SM.getFileEntryRefForID(SM.getMainFileID())->getUniqueID() == UID)
+      return SM.getMainFileID();
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+      if (It->first.getUniqueID() == UID)
+        return SM.translateFile(It->first);
+    return FileID();
+  }
+
+  /// "file.cpp:30" (and ":3" with \p Column): a file name without its
+  /// directories, as the notes beside a finding name places.
+  std::string place(const SourceSite &Site, bool Column) const {
+    SourceLocation Loc = locationOf(Site);
+    if (Loc.isInvalid())
+      return "";
+    PresumedLoc Presumed = SM.getPresumedLoc(Loc);
+    if (Presumed.isInvalid())
+      return "";
+    std::string Text = llvm::sys::path::filename(Presumed.getFilename()).str() + ":" +
+                       std::to_string(Presumed.getLine());
+    if (Column)
+      Text += ":" + std::to_string(Presumed.getColumn());
+    return Text;
+  }
+
   /// The lines that hold [Offset, Offset + Length).
   Edit::Extent linesAround(FileID File, unsigned Offset, unsigned Length) {
     llvm::StringRef Text = SM.getBufferData(File);
@@ -265,11 +324,13 @@ private:
     PPOpts.UsePredefines = true; // clangd leaves them to its preamble
     std::map<FileID, tooling::Replacements> Files = Combined;
     Files.try_emplace(SM.getMainFileID());
+    GivenAsText.clear();
     for (const auto &[File, Replacements] : Files) {
       llvm::StringRef Original = SM.getBufferData(File);
       llvm::Expected<std::string> Text =
           tooling::applyAllReplacements(Original, Replacements);
       std::string Name = fileName(File);
+      GivenAsText[Name] = File;
       PPOpts.addRemappedFile(
           Name, llvm::MemoryBuffer::getMemBufferCopy(
                     Text ? *Text : Original.str(), Name)
@@ -302,10 +363,71 @@ private:
     Compiler.createDiagnostics(&Capture, /*ShouldOwnClient=*/false);
     Compiler.createFileManager(SM.getFileManager().getVirtualFileSystemPtr());
 #endif
-    SyntaxOnlyAction Action;
+    Resolved.clear();
+    ResolvingAction Action(*this);
     Compiler.ExecuteAction(Action);
     return std::move(Capture.Diagnostics);
   }
+
+  /// The proving parse's own action: a syntax-only parse that, with
+  /// declarations to watch, records what the calls taking their values
+  /// resolve to, in the original files' places.
+  class ResolvingAction : public SyntaxOnlyAction {
+  public:
+    explicit ResolvingAction(Prover &P) : P(P) {}
+    std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+                                                   llvm::StringRef) override {
+      struct Consumer : ASTConsumer {
+        Prover &P;
+        explicit Consumer(Prover &P) : P(P) {}
+        void HandleTranslationUnit(ASTContext &Parsed) override {
+          if (P.Watched.empty())
+            return;
+          const SourceManager &ParsedSM = Parsed.getSourceManager();
+          P.Resolved = resolveCalls(Parsed, P.Watched, [&](SourceLocation Loc) {
+            return P.originalSite(ParsedSM, Loc);
+          });
+        }
+      };
+      return std::make_unique<Consumer>(P);
+    }
+
+  private:
+    Prover &P;
+  };
+
+  /// Where \p Loc of the proving parse (whose sources are \p ParsedSM) is
+  /// in the original files.
+  std::optional<SourceSite> originalSite(const SourceManager &ParsedSM,
+                                         SourceLocation Loc) const {
+    std::optional<SourceSite> Site = siteAt(Loc, ParsedSM);
+    if (!Site)
+      return std::nullopt;
+    // The files the parse was given as text are found by name; the others
+    // are the analysis' own files.
+    llvm::StringRef Name =
+        ParsedSM.getFileEntryRefForID(ParsedSM.getFileID(ParsedSM.getFileLoc(Loc)))->getName();
+    auto Given = GivenAsText.find(Name);
+    if (Given == GivenAsText.end())
+      return Site;
+    FileID File = Given->second;
+    if (auto It = Combined.find(File); It != Combined.end())
+      Site->Offset = originalOffset(It->second, Site->Offset);
+    Site->File = SM.getFileEntryRefForID(File)->getUniqueID();
+    return Site;
+  }
+
+  /// The files the last parse read from the analysis' text (edited, and the
+  /// main file), by name.
+  llvm::StringMap<FileID> GivenAsText;
+
+public:
+  /// The declarations whose values the calls to compare take.
+  std::set<SourceSite> Watched;
+  /// What those calls resolved to in the last parse.
+  std::map<CallKey, CallResolution> Resolved;
+
+private:
 
   Preprocessor &PP;
   ASTContext &Ctx;
@@ -383,11 +505,16 @@ void FixProof::release(FixProof *Proof) {
 }
 
 void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
-                   Emitter Emit, bool Question) {
+                   Emitter Emit, bool Question, llvm::ArrayRef<const Decl *> Retyped) {
   Ctx = &Context;
   if (!Fix.empty() && !Question && faultInjected()) // tests: a broken fix
     Fix.front().CodeToInsert = "gradlint_injected_fault " + Fix.front().CodeToInsert;
-  Findings.push_back({std::move(Fix), std::move(Emit), Question, {}});
+  std::vector<SourceSite> Sites;
+  if (!Fix.empty() && !Question)
+    for (const Decl *D : Retyped)
+      if (std::optional<SourceSite> Site = siteOf(D, Context.getSourceManager()))
+        Sites.push_back(*Site);
+  Findings.push_back({std::move(Fix), std::move(Emit), Question, std::move(Sites), {}});
 }
 
 void FixProof::leave() {
@@ -433,6 +560,21 @@ void FixProof::prove() {
   };
   llvm::erase_if(Pending, [&](size_t I) { return !Edits.count(I); });
 
+  // The calls that take a retyped value, and what they resolve to now.
+  for (size_t I : Pending)
+    P.Watched.insert(Findings[I].Retyped.begin(), Findings[I].Retyped.end());
+  std::map<CallKey, CallResolution> Before;
+  if (!P.Watched.empty()) {
+    const SourceManager &SM = Ctx->getSourceManager();
+    Before = resolveCalls(*Ctx, P.Watched,
+                          [&](SourceLocation Loc) { return siteAt(Loc, SM); });
+    for (auto It = Before.begin(); It != Before.end();)
+      if (It->second.ConvertsToOwnClass || It->second.Callees.empty())
+        It = Before.erase(It);
+      else
+        ++It;
+  }
+
   // A file that does not compile to begin with (fixed under --fix-errors):
   // its own errors, by text, are the baseline a fix must not add to.
   std::map<std::string, unsigned> Baseline;
@@ -440,18 +582,73 @@ void FixProof::prove() {
     for (const auto &Error : P.parseWith({}))
       ++Baseline[Error.front().Message];
   unsigned Parses = 0;
+  /// An error of a proving parse, and the fixes it is known to come from
+  /// (a call that resolves otherwise: the fixes that retype its argument).
+  struct Failure {
+    std::vector<ProofDiagnostic> Error;
+    std::vector<size_t> Owners;
+  };
   // The errors of a parse with the fixes \p Indices applied, less the
-  // baseline's.
+  // baseline's, then the calls it resolves otherwise.
   auto Parse = [&](llvm::ArrayRef<size_t> Indices,
                    std::vector<size_t> *Conflicting = nullptr) {
     auto Errors = P.parseWith(EditsOf(Indices), Conflicting);
     ++Parses;
+    // The applied fixes that retype a value one of \p Watched comes from.
+    auto OwnersOf = [&](const std::set<SourceSite> &Watched) {
+      std::vector<size_t> Owners;
+      for (size_t K = 0; K < Indices.size(); ++K)
+        if (!(Conflicting && llvm::is_contained(*Conflicting, K)) &&
+            llvm::any_of(Findings[Indices[K]].Retyped,
+                         [&](const SourceSite &Site) { return Watched.count(Site); }))
+          Owners.push_back(Indices[K]);
+      return Owners;
+    };
     std::map<std::string, unsigned> Known = Baseline;
-    llvm::erase_if(Errors, [&](const std::vector<ProofDiagnostic> &Error) {
+    std::vector<Failure> Failures;
+    for (auto &Error : Errors) {
       auto It = Known.find(Error.front().Message);
-      return It != Known.end() && It->second-- > 0;
+      if (It != Known.end() && It->second-- > 0)
+        continue;
+      // An error in a call that takes a retyped value (with the closure,
+      // argument-dependent lookup finds no `record`): that call needs the
+      // erased type, as one that chooses another function does.
+      std::vector<size_t> Owners;
+      if (std::optional<SourceSite> At = siteAt(Error.front().Loc, Ctx->getSourceManager()))
+        for (const auto &[Key, Was] : Before)
+          if (Key.Begin.File == At->File && Key.Begin.Offset <= At->Offset &&
+              At->Offset <= Key.End)
+            for (size_t I : OwnersOf(Was.Watched))
+              if (!llvm::is_contained(Owners, I))
+                Owners.push_back(I);
+      Failures.push_back({std::move(Error), std::move(Owners)});
+    }
+    for (const auto &Entry : P.Resolved) {
+      const CallKey &Key = Entry.first;
+      const CallResolution &Now = Entry.second;
+      auto It = Before.find(Key);
+      if (It == Before.end() || llvm::equal(llvm::make_first_range(It->second.Callees),
+                                            llvm::make_first_range(Now.Callees)))
+        continue;
+      std::set<SourceSite> Watched = It->second.Watched;
+      Watched.insert(Now.Watched.begin(), Now.Watched.end());
+      Failure F{{}, OwnersOf(Watched)};
+      if (F.Owners.empty())
+        continue;
+      F.Error.push_back({DiagnosticsEngine::Error, 0,
+                         P.describeRebinding(Key, It->second, Now),
+                         P.locationOf(Key.Begin)});
+      Failures.push_back(std::move(F));
+    }
+    // The comparisons first: they say most about a fix.
+    std::stable_partition(Failures.begin(), Failures.end(), [](const Failure &F) {
+      return F.Error.front().ID == 0;
     });
-    return Errors;
+    return Failures;
+  };
+  auto WithdrawRebound = [&](size_t I, const Failure &F) {
+    Withdraw(I, F.Error);
+    Findings[I].Outcome.CallsRebound = true;
   };
 
   // Prove everything together; blame the errors on the fixes on whose lines
@@ -459,11 +656,11 @@ void FixProof::prove() {
   // a later round (clang-tidy applies one of them).
   while (!Pending.empty()) {
     std::vector<size_t> Conflicting;
-    auto Errors = Parse(Pending, &Conflicting);
+    auto Failures = Parse(Pending, &Conflicting);
     std::vector<size_t> Tried, Later;
     for (size_t K = 0; K < Pending.size(); ++K)
       (llvm::is_contained(Conflicting, K) ? Later : Tried).push_back(Pending[K]);
-    if (Errors.empty()) {
+    if (Failures.empty()) {
       for (size_t I : Tried)
         Findings[I].Outcome.Proved = true;
       Pending = std::move(Later);
@@ -472,12 +669,18 @@ void FixProof::prove() {
     std::vector<const Edit *> TriedEdits = EditsOf(Tried);
     std::set<size_t> Blamed;
     bool Untraced = false;
-    for (const auto &Error : Errors) {
-      std::vector<size_t> Culprits = P.blame(Error, TriedEdits);
+    for (const Failure &F : Failures) {
+      if (!F.Owners.empty()) {
+        for (size_t I : F.Owners)
+          WithdrawRebound(I, F);
+        Blamed.insert(F.Owners.begin(), F.Owners.end());
+        continue;
+      }
+      std::vector<size_t> Culprits = P.blame(F.Error, TriedEdits);
       Untraced |= Culprits.empty();
       for (size_t K : Culprits) {
         Blamed.insert(Tried[K]);
-        Withdraw(Tried[K], Error);
+        Withdraw(Tried[K], F.Error);
       }
     }
     llvm::erase_if(Tried, [&](size_t I) { return Blamed.count(I); });
@@ -491,7 +694,8 @@ void FixProof::prove() {
       Pending = std::move(Later);
       continue;
     }
-    if (!Untraced || Tried.empty()) {
+    // Something was blamed: the errors left may have been its doing.
+    if (!Untraced || !Blamed.empty() || Tried.empty()) {
       Tried.insert(Tried.end(), Later.begin(), Later.end());
       Pending = std::move(Tried);
       continue;
@@ -516,8 +720,23 @@ void FixProof::prove() {
             Accepted = std::move(With);
             return;
           }
+          // A call resolved otherwise names its fixes: the rest of the
+          // part is tried again without them.
+          std::set<size_t> Owned;
+          for (const Failure &F : Result)
+            for (size_t I : F.Owners)
+              if (llvm::is_contained(Part, I) && Owned.insert(I).second)
+                WithdrawRebound(I, F);
+          if (!Owned.empty()) {
+            std::vector<size_t> Rest;
+            for (size_t I : Part)
+              if (!Owned.count(I))
+                Rest.push_back(I);
+            Bisect(Rest);
+            return;
+          }
           if (Part.size() == 1) {
-            Withdraw(Part.front(), Result.front());
+            Withdraw(Part.front(), Result.front().Error);
             return;
           }
           Bisect(Part.take_front(Part.size() / 2));

@@ -9,6 +9,10 @@
 // together and each finding is emitted with its fix (proved) or without it
 // (withdrawn, with the compiler's first error for a note).
 //
+// A fix that retypes a value (FixProof::add's Retyped) is also held to the
+// calls that take the value: each must resolve to the same function with the
+// fix as without it (CallResolution.h), or the fix is withdrawn.
+//
 // Because the proof runs inside the check library, the gradlint command, the
 // plugin in a stock clang-tidy and gradlint-clangd give the same answers.
 //
@@ -16,13 +20,15 @@
 // every fix compiles. When some do not, the errors on the lines of a fix
 // withdraw it and one more parse confirms the rest; an error away from every
 // fix (a caller of a retyped function) is traced to its fixes by bisection,
-// about two parses per culprit. At most 24 parses in all.
+// about two parses per culprit; a call resolved otherwise names its fixes,
+// which are withdrawn without bisection. At most 24 parses in all.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef GRADLINT_CHECKS_UTILS_FIXPROOF_H
 #define GRADLINT_CHECKS_UTILS_FIXPROOF_H
 
+#include "utils/CallResolution.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Lex/Preprocessor.h"
@@ -51,6 +57,9 @@ struct ProofOutcome {
   /// Why not: the first error the fix caused, followed by its notes (or,
   /// when the translation unit did not compile to begin with, nothing).
   std::vector<ProofDiagnostic> Error;
+  /// Withdrawn because with the fix a call that takes the retyped value
+  /// would choose another function (or none): the erasure decides it.
+  bool CallsRebound = false;
 
   bool withdrawn() const { return HadFix && !Proved; }
   /// The first error's text, for a note.
@@ -77,9 +86,12 @@ public:
   /// \p Question is an edit that is never offered, only compiled to learn
   /// whether the compiler accepts it: it must add a declaration nothing else
   /// uses, so that its errors cannot hide or cause any other (the proof then
-  /// needs no second parse for it).
+  /// needs no second parse for it). \p Retyped are the declarations whose
+  /// type the fix changes (a variable, a function's result): every call
+  /// that takes one of their values must resolve, with the fix, to the
+  /// function it resolves to now (see CallResolution.h).
   void add(ASTContext &Ctx, std::vector<FixItHint> Fix, Emitter Emit,
-           bool Question = false);
+           bool Question = false, llvm::ArrayRef<const Decl *> Retyped = {});
 
   /// One check has finished the translation unit; the last one proves the
   /// fixes and emits every finding, in the order they were added.
@@ -91,6 +103,7 @@ private:
     std::vector<FixItHint> Fix;
     Emitter Emit;
     bool Question;
+    std::vector<SourceSite> Retyped;
     ProofOutcome Outcome;
   };
   void prove();

@@ -46,12 +46,14 @@ protected:
   virtual void finishTranslationUnit() {}
 
   /// Emits a finding through \p Emit once its fix \p Fix is proved: Emit
-  /// gets the fix (empty when withdrawn) and the proof's outcome. Without a
+  /// gets the fix (empty when withdrawn) and the proof's outcome. The fix
+  /// changes the types of \p Retyped; the calls that take their values must
+  /// choose the same functions with it (see FixProof::add). Without a
   /// preprocessor to prove with, the finding is emitted at once, unproved.
   void report(ASTContext &Ctx, std::vector<FixItHint> Fix,
-              FixProof::Emitter Emit) {
+              FixProof::Emitter Emit, llvm::ArrayRef<const Decl *> Retyped = {}) {
     if (Proof && !Left)
-      Proof->add(Ctx, std::move(Fix), std::move(Emit));
+      Proof->add(Ctx, std::move(Fix), std::move(Emit), /*Question=*/false, Retyped);
     else
       Emit(Fix, ProofOutcome{!Fix.empty(), true, {}});
   }

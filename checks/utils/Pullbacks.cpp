@@ -387,11 +387,10 @@ private:
           return true;
         if (isStdFunction(Fn, {"make_pair", "make_tuple", "forward_as_tuple"}))
           return true; // an element of the rrule's result, deduced
-        if (foundThroughArguments(Call, Fn))
-          return false;
-        const auto *Named = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts());
-        return paramTakesClosure(Fn, Call->arguments(), Cur,
-                                 /*Unqualified=*/Named && !Named->hasQualifier());
+        // Whether the call still finds the same function with the closure
+        // (argument-dependent lookup, a better overload) is the fix
+        // proof's to say: it compares what each such call resolves to.
+        return paramTakesClosure(Fn, Call->arguments(), Cur);
       }
       if (const auto *Lambda = dyn_cast<LambdaExpr>(P))
         // Captured by copy or reference: the inner lambda's uses are uses
@@ -439,8 +438,7 @@ private:
   /// type, never deduced from it (a template parameter would change to the
   /// closure type: std::cref, a tape's `template <class F> record(F)`).
   template <class Args>
-  bool paramTakesClosure(const FunctionDecl *Fn, Args Arguments, const Expr *Arg,
-                         bool Unqualified = false) {
+  bool paramTakesClosure(const FunctionDecl *Fn, Args Arguments, const Expr *Arg) {
     unsigned I = 0;
     for (const Expr *A : Arguments) {
       if (A == Arg)
@@ -457,94 +455,7 @@ private:
     if (Param->isReferenceType() && !Param->isRValueReferenceType() &&
         !Param->getPointeeType().isConstQualified())
       return false;
-    return sameClass(Param, Var->getType()) && !hasTemplateOverload(Fn, Unqualified);
-  }
-
-  /// Whether the unqualified call \p Call found \p Fn only through its
-  /// arguments' associated namespaces (argument-dependent lookup), not in a
-  /// scope around the variable: the wrapper's type brings its template
-  /// arguments' namespaces (`ad` for `std::function<ad::Tensor(...)>`),
-  /// the closure type only the namespace around the lambda, so with the
-  /// closure the call would find another function, or none.
-  bool foundThroughArguments(const CallExpr *Call, const FunctionDecl *Fn) const {
-    if (!Call->usesADL())
-      return false;
-    const DeclContext *Home = Fn->getDeclContext()->getRedeclContext();
-    if (isa<CXXRecordDecl>(Home))
-      return true; // a hidden friend: found only through its class
-    // An inline namespace's names are found in the namespace around it.
-    for (const auto *NS = dyn_cast<NamespaceDecl>(Home); NS && NS->isInline();
-         NS = dyn_cast<NamespaceDecl>(Home))
-      Home = NS->getParent()->getRedeclContext();
-    return !Home->Encloses(Var->getDeclContext()) && !nominatedAround(Home);
-  }
-
-  /// Whether a using-directive in a scope around the variable (`using
-  /// namespace ad;` in the function or a namespace) nominates \p Home, so
-  /// that ordinary lookup finds its functions too.
-  bool nominatedAround(const DeclContext *Home) const {
-    for (const DeclContext *DC = Var->getDeclContext(); DC; DC = DC->getParent())
-      for (const NamespaceDecl *Nominated : nominatedIn(DC))
-        if (Nominated->getRedeclContext()->Equals(Home))
-          return true;
-    return false;
-  }
-
-  /// The namespaces the using-directives written in \p DC nominate: a
-  /// namespace's (or the unit's), or a function body's at block scope,
-  /// which are among the function's declarations.
-  static llvm::SmallVector<const NamespaceDecl *, 2> nominatedIn(const DeclContext *DC) {
-    llvm::SmallVector<const NamespaceDecl *, 2> Result;
-    auto Add = [&](const UsingDirectiveDecl *Directive) {
-      if (const NamespaceDecl *NS = Directive->getNominatedNamespace())
-        Result.push_back(NS);
-    };
-    if (DC->isFunctionOrMethod()) {
-      for (const Decl *D : DC->decls())
-        if (const auto *Directive = dyn_cast<UsingDirectiveDecl>(D))
-          Add(Directive);
-    } else {
-      for (const UsingDirectiveDecl *Directive : DC->using_directives())
-        Add(Directive);
-    }
-    return Result;
-  }
-
-
-  /// Whether another declaration of \p Fn's name in its scope (and, for an
-  /// \p Unqualified call, in the scopes around the variable) is a function
-  /// template: given the closure instead of the wrapper, overload resolution
-  /// may pick it (CLI11's `add_option(name, callback_t)` beside
-  /// `add_option(name, T &variable)`), and a choice that compiles would
-  /// change what the call does unseen.
-  bool hasTemplateOverload(const FunctionDecl *Fn, bool Unqualified) const {
-    if (!Fn->getDeclName() || isa<CXXConstructorDecl>(Fn))
-      return false;
-    auto Declares = [&](const DeclContext *DC) {
-      return DC && llvm::any_of(DC->lookup(Fn->getDeclName()), [&](const NamedDecl *Other) {
-               return isa<FunctionTemplateDecl>(Other->getUnderlyingDecl()) &&
-                      Other->getUnderlyingDecl() != Fn->getPrimaryTemplate();
-             });
-    };
-    if (Declares(Fn->getDeclContext()->getRedeclContext()))
-      return true;
-    if (!Unqualified)
-      return false;
-    // An unqualified call also sees the scopes around it, out to the first
-    // that declares the name (which hides the rest), and what their
-    // using-directives bring (a global `template <class F> record(F)`
-    // beside `ad::record(std::function<...>)`).
-    for (const DeclContext *DC = Var->getDeclContext(); DC; DC = DC->getParent()) {
-      if (llvm::any_of(nominatedIn(DC), Declares))
-        return true;
-      if (DC->isFunctionOrMethod())
-        continue;
-      if (Declares(DC->getRedeclContext()))
-        return true;
-      if (!DC->getRedeclContext()->lookup(Fn->getDeclName()).empty())
-        return false;
-    }
-    return false;
+    return sameClass(Param, Var->getType());
   }
 
   /// Whether parameter \p I of \p Fn has a type deduced from its argument

@@ -1,0 +1,235 @@
+//===--- CallResolution.cpp - which function each call of a value chooses -===//
+
+#include "utils/CallResolution.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace clang::tidy::gradlint {
+namespace {
+
+/// The declaration a call resolves to, as written once: the function
+/// template or member a specialization was instantiated from, first
+/// declaration. Two parses compare these, not the specializations (which
+/// differ with the argument types by design).
+const NamedDecl *patternOf(const Decl *D) {
+  const auto *FD = dyn_cast<FunctionDecl>(D);
+  if (!FD)
+    return dyn_cast<NamedDecl>(D->getCanonicalDecl());
+  if (const FunctionTemplateDecl *Template = FD->getPrimaryTemplate()) {
+    while (const FunctionTemplateDecl *From = Template->getInstantiatedFromMemberTemplate())
+      Template = From;
+    FD = Template->getTemplatedDecl();
+  } else if (const FunctionDecl *From = FD->getInstantiatedFromMemberFunction()) {
+    FD = From;
+  }
+  return FD->getCanonicalDecl();
+}
+
+std::string siteText(const std::optional<SourceSite> &Site) {
+  if (!Site)
+    return "-";
+  return std::to_string(Site->File.getDevice()) + ":" + std::to_string(Site->File.getFile()) +
+         ":" + std::to_string(Site->Offset);
+}
+
+/// Walks user code for calls that take a watched value.
+class Resolver : public RecursiveASTVisitor<Resolver> {
+public:
+  Resolver(const std::set<SourceSite> &Watched, SiteMapper Map) : Map(Map) {
+    for (const SourceSite &Site : Watched)
+      Roots[Site] = {Site};
+  }
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool VisitVarDecl(VarDecl *Var) {
+    // `auto g = pb(dy);`, `auto [y, back] = rrule(x);`: the local takes the
+    // changed type along.
+    if (isa<ParmVarDecl>(Var) || !Var->getInit() ||
+        !Var->getType()->getContainedDeducedType())
+      return true;
+    const std::set<SourceSite> *From = rootsOf(Var->getInit());
+    if (!From)
+      return true;
+    std::set<SourceSite> Copy = *From;
+    if (const auto *Decomposition = dyn_cast<DecompositionDecl>(Var))
+      for (const BindingDecl *Binding : Decomposition->bindings())
+        if (std::optional<SourceSite> Site = siteOf(Binding))
+          Roots[*Site].insert(Copy.begin(), Copy.end());
+    if (std::optional<SourceSite> Site = siteOf(Var))
+      Roots[*Site].insert(Copy.begin(), Copy.end());
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    unsigned First = 0;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+      // The object of a member operator (and of `pb(args)`) is not an
+      // argument: its own type's members change with it, by design.
+      if (Op->getOperator() == OO_Call || isa_and_nonnull<CXXMethodDecl>(Op->getCalleeDecl()))
+        First = 1;
+    llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
+    record(Call, Args.drop_front(std::min<size_t>(First, Args.size())),
+           Call->getCalleeDecl(), nullptr);
+    return true;
+  }
+
+  bool VisitCXXConstructExpr(CXXConstructExpr *Construct) {
+    llvm::ArrayRef<const Expr *> Args(Construct->getArgs(), Construct->getNumArgs());
+    record(Construct, Args, Construct->getConstructor(),
+           Construct->getConstructor()->getParent());
+    return true;
+  }
+
+  bool VisitRecoveryExpr(RecoveryExpr *Recovery) {
+    // A call that no longer resolves: its callee, then its arguments.
+    llvm::ArrayRef<Expr *> Sub = Recovery->subExpressions();
+    std::vector<const Expr *> Args(Sub.begin() + (Sub.empty() ? 0 : 1), Sub.end());
+    record(Recovery, Args, nullptr, nullptr);
+    return true;
+  }
+
+  std::map<CallKey, CallResolution> Calls;
+
+private:
+  /// The value an argument passes on, through what is not written
+  /// (conversions, temporaries, a copy into the parameter) and std::move.
+  static const Expr *valueOf(const Expr *E) {
+    for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+      E = const_cast<Expr *>(E)->IgnoreUnlessSpelledInSource();
+      const auto *Call = dyn_cast<CallExpr>(E);
+      const auto *Callee = Call ? dyn_cast_or_null<FunctionDecl>(Call->getCalleeDecl()) : nullptr;
+      if (!Callee || Call->getNumArgs() != 1 || !Callee->isInStdNamespace() ||
+          !Callee->getIdentifier() ||
+          (Callee->getName() != "move" && Callee->getName() != "forward"))
+        return E;
+      E = Call->getArg(0);
+    }
+    return E;
+  }
+
+  /// The watched declarations the value of \p E comes from, or null.
+  const std::set<SourceSite> *rootsOf(const Expr *E) {
+    E = valueOf(E);
+    if (!E)
+      return nullptr;
+    const Decl *From = nullptr;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+      From = Ref->getDecl();
+    else if (const auto *Member = dyn_cast<MemberExpr>(E))
+      return isa<FieldDecl>(Member->getMemberDecl()) ? rootsOf(Member->getBase()) : nullptr;
+    else if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      From = Call->getCalleeDecl();
+      // std::get<I>(t) of a watched tuple changes with it.
+      if (const auto *FD = dyn_cast_or_null<FunctionDecl>(From);
+          FD && FD->isInStdNamespace() && FD->getIdentifier() && FD->getName() == "get" &&
+          Call->getNumArgs() == 1)
+        return rootsOf(Call->getArg(0));
+    }
+    if (!From || !isa<VarDecl, BindingDecl, FunctionDecl>(From))
+      return nullptr;
+    std::optional<SourceSite> Site = siteOf(From);
+    if (!Site)
+      return nullptr;
+    auto It = Roots.find(*Site);
+    return It == Roots.end() ? nullptr : &It->second;
+  }
+
+  /// Map(patternOf(D)'s location), once per declaration: most arguments
+  /// name a few declarations many times.
+  std::optional<SourceSite> siteOf(const Decl *D) {
+    auto [It, New] = Sites.try_emplace(D);
+    if (New)
+      It->second = Map(patternOf(D)->getLocation());
+    return It->second;
+  }
+
+  void record(const Expr *Call, llvm::ArrayRef<const Expr *> Args, const Decl *Callee,
+              const CXXRecordDecl *Constructed) {
+    std::set<SourceSite> Watched;
+    bool OwnClass = false;
+    for (const Expr *Arg : Args) {
+      const std::set<SourceSite> *From = rootsOf(Arg);
+      if (!From)
+        continue;
+      Watched.insert(From->begin(), From->end());
+      if (const CXXRecordDecl *ArgClass = valueOf(Arg)->getType()->getAsCXXRecordDecl())
+        OwnClass |= Constructed && Args.size() == 1 &&
+                    ArgClass->getCanonicalDecl() == Constructed->getCanonicalDecl();
+    }
+    if (Watched.empty())
+      return;
+    std::optional<SourceSite> Begin = Map(Call->getBeginLoc());
+    std::optional<SourceSite> End = Map(Call->getEndLoc());
+    if (!Begin || !End || !(Begin->File == End->File))
+      return;
+    CallResolution &Resolution = Calls[CallKey{*Begin, End->Offset}];
+    Resolution.Watched.insert(Watched.begin(), Watched.end());
+    Resolution.ConvertsToOwnClass |= OwnClass;
+    if (!Callee) {
+      Resolution.Callees.emplace("", CallResolution::Callee{"no function", std::nullopt});
+      return;
+    }
+    const NamedDecl *Pattern = patternOf(Callee);
+    if (!Pattern)
+      return;
+    std::string Name = Pattern->getQualifiedNameAsString();
+    if (Pattern->getDeclContext()->getRedeclContext()->isTranslationUnit())
+      Name = "::" + Name;
+    if (const auto *Fn = dyn_cast<FunctionDecl>(Pattern)) {
+      // Overloads share a name: the parameters tell them apart.
+      PrintingPolicy Policy(Fn->getASTContext().getLangOpts());
+      Policy.SuppressTagKeyword = true;
+      std::string Params;
+      for (const ParmVarDecl *Param : Fn->parameters())
+        Params += (Params.empty() ? "" : ", ") + Param->getType().getAsString(Policy);
+      if (Fn->isVariadic())
+        Params += Params.empty() ? "..." : ", ...";
+      Name += "(" + Params + ")";
+    }
+    std::optional<SourceSite> Site = siteOf(Pattern);
+    Resolution.Callees.emplace(siteText(Site) + "|" + Name,
+                               CallResolution::Callee{Name, Site});
+  }
+
+  SiteMapper Map;
+  /// Each watched or derived declaration, with the watched ones it comes from.
+  std::map<SourceSite, std::set<SourceSite>> Roots;
+  llvm::DenseMap<const Decl *, std::optional<SourceSite>> Sites;
+};
+
+} // namespace
+
+std::optional<SourceSite> siteOf(const Decl *D, const SourceManager &SM) {
+  return siteAt(patternOf(D)->getLocation(), SM);
+}
+
+std::optional<SourceSite> siteAt(SourceLocation Loc, const SourceManager &SM) {
+  Loc = SM.getFileLoc(Loc);
+  if (Loc.isInvalid())
+    return std::nullopt;
+  OptionalFileEntryRef Entry = SM.getFileEntryRefForID(SM.getFileID(Loc));
+  if (!Entry)
+    return std::nullopt;
+  return SourceSite{Entry->getUniqueID(), SM.getFileOffset(Loc)};
+}
+
+std::map<CallKey, CallResolution> resolveCalls(ASTContext &Ctx,
+                                               const std::set<SourceSite> &Watched,
+                                               SiteMapper Map) {
+  Resolver R(Watched, Map);
+  const SourceManager &SM = Ctx.getSourceManager();
+  // Declarations already in the AST only: clangd's preamble stays unread.
+  for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls()) {
+    SourceLocation Loc = D->getLocation();
+    if (Loc.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(Loc)))
+      continue;
+    R.TraverseDecl(D);
+  }
+  return std::move(R.Calls);
+}
+
+} // namespace clang::tidy::gradlint

@@ -1,0 +1,94 @@
+//===--- CallResolution.h - which function each call of a value chooses ---===//
+//
+// A fix that changes the type of a value (a local std::function becoming its
+// closure type, a pullback's std::any result becoming the concrete type) can
+// change which function a call that takes the value chooses: overload
+// resolution sees another argument type, and argument-dependent lookup
+// other associated namespaces. The result may still compile and compute
+// something else. Instead of modelling lookup, FixProof asks clang: it
+// records, in the analysis and in the parse that proves the fix, the
+// function every call taking such a value resolves to, and withdraws a fix
+// under which one of them differs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRADLINT_CHECKS_UTILS_CALLRESOLUTION_H
+#define GRADLINT_CHECKS_UTILS_CALLRESOLUTION_H
+
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/FileSystem/UniqueID.h"
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace clang::tidy::gradlint {
+
+/// A place in the original files (those of the analysis, before any fix):
+/// the file and an offset in it. Locations of the proving parse are mapped
+/// back to such places, so that both parses can be compared.
+struct SourceSite {
+  llvm::sys::fs::UniqueID File;
+  unsigned Offset = 0;
+  friend bool operator<(const SourceSite &A, const SourceSite &B) {
+    return std::tie(A.File, A.Offset) < std::tie(B.File, B.Offset);
+  }
+  friend bool operator==(const SourceSite &A, const SourceSite &B) {
+    return A.File == B.File && A.Offset == B.Offset;
+  }
+};
+
+/// Maps a location of the parse being read to its place in the original
+/// files (nullopt when it has none: a built-in, a file the analysis lacks).
+using SiteMapper = llvm::function_ref<std::optional<SourceSite>(SourceLocation)>;
+
+/// The place of \p Loc (of a macro: where it is expanded) in the files of
+/// \p SM.
+std::optional<SourceSite> siteAt(SourceLocation Loc, const SourceManager &SM);
+
+/// The place of \p D in the files of \p SM; for a function, of the
+/// template or member it was instantiated from.
+std::optional<SourceSite> siteOf(const Decl *D, const SourceManager &SM);
+
+/// A call that takes a watched value, by where it is written.
+struct CallKey {
+  SourceSite Begin;
+  unsigned End = 0;
+  friend bool operator<(const CallKey &A, const CallKey &B) {
+    return std::tie(A.Begin, A.End) < std::tie(B.Begin, B.End);
+  }
+};
+
+/// What the calls written at one place resolve to (a call in a template
+/// has one resolution per instantiation).
+struct CallResolution {
+  /// The declarations the argument values come from (among the watched).
+  std::set<SourceSite> Watched;
+  /// A function a call chooses: its qualified name and where it is
+  /// declared (no site: a call that resolves to no function).
+  struct Callee {
+    std::string Name;
+    std::optional<SourceSite> Site;
+  };
+  /// Each function chosen, by an identity that holds across parses.
+  std::map<std::string, Callee> Callees;
+  /// A copy or move into the argument's own class (the original parse
+  /// only): a conversion, not a choice between behaviours.
+  bool ConvertsToOwnClass = false;
+};
+
+/// Finds, in the user code of \p Ctx (declarations outside system headers
+/// that the AST already holds: in clangd, the main file's), every call and
+/// constructor call that takes, as an argument, a value of one of the
+/// \p Watched declarations (a variable, a function's result, and the
+/// locals and structured bindings whose types are deduced from those), and
+/// what each resolves to. Locations are mapped with \p Map; a call that
+/// does not resolve (an error) has no callee.
+std::map<CallKey, CallResolution> resolveCalls(ASTContext &Ctx,
+                                               const std::set<SourceSite> &Watched,
+                                               SiteMapper Map);
+
+} // namespace clang::tidy::gradlint
+
+#endif
