@@ -253,6 +253,14 @@ void ErasedPullbackStorageCheck::noteSignature(const LambdaExpr *Lambda, QualTyp
       << Wrapper << Why;
 }
 
+void ErasedPullbackStorageCheck::noteVirtualClosure(const FunctionDecl *Fn) {
+  diag(Fn->getLocation(),
+       "no fix: %0 is virtual; a virtual function cannot return 'auto', and "
+       "each override's lambda has a closure type of its own",
+       DiagnosticIDs::Note)
+      << Fn;
+}
+
 void ErasedPullbackStorageCheck::noteCallsItself(const FunctionDecl *Fn) {
   diag(Fn->getLocation(),
        "no fix: %0 calls itself, so its result type must be known before "
@@ -285,7 +293,7 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
   };
   if (isVirtualMethod(Fn)) {
     Report();
-    noteVirtual(Fn->getLocation(), Fn);
+    noteVirtualClosure(Fn);
     return;
   }
   if (callsItself(Fn)) {
@@ -411,7 +419,7 @@ void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) 
             << Result;
     };
   } else if (isVirtualMethod(Fn)) {
-    Reason = [=] { noteVirtual(Fn->getLocation(), Fn); };
+    Reason = [=] { noteVirtualClosure(Fn); };
   } else if (callsItself(Fn)) {
     Reason = [=] { noteCallsItself(Fn); };
   } else if (!callersSeeDefinition(Fn)) {

@@ -40,7 +40,10 @@ private:
   void checkLocal(const VarDecl *Var, const FunctionDecl *Enclosing);
   void checkReturnedAggregate(const FunctionDecl *Fn);
   void checkReturnType(const FunctionDecl *Fn);
-  /// The notes on a function whose result cannot become `auto`.
+  /// The notes on a function whose result cannot become `auto`: virtual
+  /// (overrides return different closures, and a virtual function cannot
+  /// deduce), recursive, or defined where callers cannot see it.
+  void noteVirtualClosure(const FunctionDecl *Fn);
   void noteCallsItself(const FunctionDecl *Fn);
   void noteCallersSeeDeclaration(const FunctionDecl *Fn);
   /// Why the closure type would change what calls compute, at the lambda.

@@ -45,6 +45,8 @@ const Expr *addressOperand(const Expr *E) {
   return AddrOf && AddrOf->getOpcode() == UO_AddrOf ? AddrOf->getSubExpr() : E;
 }
 
+} // namespace
+
 /// The concrete type a return produces, as it will be written.
 struct Concrete {
   std::string Spelling;
@@ -364,6 +366,8 @@ private:
   PrintingPolicy Policy;
 };
 
+namespace {
+
 /// The local \p E names when its type was deduced from its initialiser
 /// (`auto g = pb(dy);`): it takes the concrete type once the pullback has
 /// it. A local declared with the erased type keeps it (the concrete value
@@ -490,6 +494,8 @@ void TypeErasedPullbackCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
       functionDecl(UserCode, isDefinition(), rruleDecl(&Naming)).bind("rrule"),
       this);
+  Finder->addMatcher(cxxMethodDecl(UserCode, isOverride(), pullbackDecl(&Naming)).bind("override"),
+                     this);
   if (!Registrations.empty())
     Finder->addMatcher(
         callExpr(UserCode, callee(functionDecl(registrationFunction(this))))
@@ -580,6 +586,11 @@ void TypeErasedPullbackCheck::addRRuleResults(const FunctionDecl *RRule) {
 
 void TypeErasedPullbackCheck::check(const MatchFinder::MatchResult &Result) {
   Context = Result.Context;
+  if (const auto *Override = Result.Nodes.getNodeAs<CXXMethodDecl>("override")) {
+    if (!llvm::is_contained(Overrides, Override->getCanonicalDecl()))
+      Overrides.push_back(Override->getCanonicalDecl());
+    return;
+  }
   if (const auto *Cast = Result.Nodes.getNodeAs<CallExpr>("any_cast")) {
     AnyCasts.push_back(Cast);
     return;
@@ -667,12 +678,66 @@ void TypeErasedPullbackCheck::finishTranslationUnit() {
   for (const auto &Entry : Pullbacks)
     analyze(Entry.second);
   Pullbacks.clear();
+  Overrides.clear();
+  Hierarchies.clear();
   AnyCasts.clear();
   AnyCastsOf.clear();
   DereferencedCasts.clear();
   HasValues.clear();
   HasValuesOf.clear();
   Context = nullptr;
+}
+
+namespace {
+
+/// One concrete type the returns of a pullback produce, and the first
+/// return that produces it.
+struct Produced {
+  Concrete Type;
+  const ReturnStmt *First;
+};
+
+} // namespace
+
+/// What the returns of one pullback produce.
+struct TypeErasedPullbackCheck::ReturnSummary {
+  ReturnAnalyzer Analyzer;
+  /// The concrete types produced, each once.
+  std::vector<Produced> Distinct;
+  /// Every return produces a concrete type (or an empty container).
+  bool AllConcrete = true;
+  /// Some return is a braced list, which deduces nothing.
+  bool AnyBraced = false;
+  std::vector<const ReturnStmt *> Returns;
+  /// The returns whose value could not be followed to a concrete type.
+  std::vector<const ReturnStmt *> Opaque;
+};
+
+TypeErasedPullbackCheck::ReturnSummary
+TypeErasedPullbackCheck::summarizeReturns(const FunctionDecl *Fn, QualType Result) const {
+  ReturnSummary S{ReturnAnalyzer(Classifier, *Context), {}, true, false, returnsOf(Fn), {}};
+  ReturnAnalyzer &Analyzer = S.Analyzer;
+  for (const ReturnStmt *Return : S.Returns) {
+    const Expr *Value = Return->getRetValue();
+    if (!Value)
+      continue;
+    S.AnyBraced |= isBracedList(Value);
+    const CallExpr *OriginBefore = Analyzer.Origin;
+    bool UnknownBefore = Analyzer.Unknown;
+    std::optional<Concrete> C = Analyzer.concreteOf(Result, Value);
+    if (C && C->Empty)
+      continue; // std::nullopt: any element type
+    if (!C) {
+      S.AllConcrete = false;
+      if (Analyzer.Origin == OriginBefore && Analyzer.Unknown == UnknownBefore)
+        Analyzer.Unknown = true;
+      S.Opaque.push_back(Return);
+      continue;
+    }
+    if (llvm::none_of(S.Distinct, [&](const Produced &D) { return D.Type.Key == C->Key; }))
+      S.Distinct.push_back({*C, Return});
+  }
+  return S;
 }
 
 void TypeErasedPullbackCheck::analyze(const Pullback &P) {
@@ -697,37 +762,12 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
                          ? std::string("lambda")
                          : "'" + Fn->getNameAsString() + "'";
 
-  ReturnAnalyzer Analyzer(Classifier, *Context);
-  struct Produced {
-    Concrete Type;
-    const ReturnStmt *First;
-  };
-  std::vector<Produced> Distinct;
-  bool AllConcrete = true, AnyBraced = false;
-  std::vector<const ReturnStmt *> Returns = returnsOf(Fn);
-  std::vector<const ReturnStmt *> Opaque;
-  for (const ReturnStmt *Return : Returns) {
-    const Expr *Value = Return->getRetValue();
-    if (!Value)
-      continue;
-    AnyBraced |= isBracedList(Value);
-    const CallExpr *OriginBefore = Analyzer.Origin;
-    bool UnknownBefore = Analyzer.Unknown;
-    std::optional<Concrete> C = Analyzer.concreteOf(Result, Value);
-    if (C && C->Empty)
-      continue; // std::nullopt: any element type
-    if (!C) {
-      AllConcrete = false;
-      if (Analyzer.Origin == OriginBefore && Analyzer.Unknown == UnknownBefore)
-        Analyzer.Unknown = true;
-      Opaque.push_back(Return);
-      continue;
-    }
-    if (llvm::none_of(Distinct, [&](const Produced &D) {
-          return D.Type.Key == C->Key;
-        }))
-      Distinct.push_back({*C, Return});
-  }
+  ReturnSummary Summary = summarizeReturns(Fn, Result);
+  ReturnAnalyzer &Analyzer = Summary.Analyzer;
+  std::vector<Produced> &Distinct = Summary.Distinct;
+  bool AllConcrete = Summary.AllConcrete, AnyBraced = Summary.AnyBraced;
+  const std::vector<const ReturnStmt *> &Returns = Summary.Returns;
+  const std::vector<const ReturnStmt *> &Opaque = Summary.Opaque;
 
   bool Direct = Classifier.isErased(Result);
   auto Report = [this, Direct, Loc, Name, Erased = *Erased, Result]() {
@@ -787,7 +827,6 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
   bool CanFix = !Analyzer.EditsInMacro;
   // A virtual function's result type changes with every override's.
   bool Virtual = !Lambda && isVirtualMethod(Fn);
-  CanFix &= !Virtual;
   const LangOptions &LO = getLangOpts();
   if (Lambda) {
     if (Lambda->hasExplicitResultType()) {
@@ -819,6 +858,46 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
         Hints.push_back(FixItHint::CreateReplacement(Range, "auto"));
     }
   }
+  CanFix &= callerEdits(Fn, Analyzer, Hints);
+  if (!CanFix)
+    Hints.clear();
+  if (Virtual) {
+    // The whole hierarchy in one edit, reported once (at the first of its
+    // functions), when every override is in this file.
+    const Hierarchy &H = hierarchyOf(cast<CXXMethodDecl>(Fn), Type.Key);
+    if (!H.Fix.empty() && H.Leader != Fn->getCanonicalDecl())
+      return; // reported with the hierarchy's first function
+    report(*Context, H.Fix,
+           [this, Report, Loc, Fn, H](llvm::ArrayRef<FixItHint> Proved,
+                                      const ProofOutcome &Proof) {
+             Report() << Proved;
+             if (H.Fix.empty()) {
+               noteVirtual(Loc, Fn);
+               if (!H.Why.empty())
+                 diag(Loc, "%0", DiagnosticIDs::Note) << H.Why;
+             }
+             for (const Decl *Member : H.Members)
+               if (Member != Fn->getCanonicalDecl())
+                 diag(cast<FunctionDecl>(Member)->getLocation(),
+                      "'%0' is in the same hierarchy; the fix changes its result type too",
+                      DiagnosticIDs::Note)
+                     << cast<FunctionDecl>(Member)->getQualifiedNameAsString();
+             noteWithdrawn(Loc, Proof);
+           },
+           H.Members);
+    return;
+  }
+  report(*Context, std::move(Hints),
+         [this, Report, Loc](llvm::ArrayRef<FixItHint> Proved, const ProofOutcome &Proof) {
+           Report() << Proved;
+           noteWithdrawn(Loc, Proof);
+         },
+         {Fn});
+}
+
+bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, ReturnAnalyzer &Analyzer,
+                                          std::vector<FixItHint> &Hints) const {
+  bool InFile = true;
   for (const CallExpr *Cast : AnyCastsOf.lookup(Fn)) {
     Analyzer.Edits.clear();
     // `*std::any_cast<T>(&g)` -> `g`; `std::any_cast<T>(&g)` -> `&g`.
@@ -826,25 +905,107 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
       Analyzer.unwrap(Deref, cast<UnaryOperator>(stripTemporaries(Cast->getArg(0)))->getSubExpr());
     else
       Analyzer.unwrap(Cast, Cast->getArg(0));
-    CanFix &= !Analyzer.EditsInMacro;
+    InFile &= !Analyzer.EditsInMacro;
     Hints.insert(Hints.end(), Analyzer.Edits.begin(), Analyzer.Edits.end());
   }
   for (const CXXMemberCallExpr *Asked : HasValuesOf.lookup(Fn)) {
     SourceRange Range = Asked->getSourceRange();
-    CanFix &= Range.getBegin().isFileID() && Range.getEnd().isFileID();
+    InFile &= Range.getBegin().isFileID() && Range.getEnd().isFileID();
     Hints.push_back(FixItHint::CreateReplacement(CharSourceRange::getTokenRange(Range), "true"));
   }
-  if (!CanFix)
-    Hints.clear();
-  report(*Context, std::move(Hints),
-         [this, Report, Loc, Virtual, Fn](llvm::ArrayRef<FixItHint> Proved,
-                                          const ProofOutcome &Proof) {
-           Report() << Proved;
-           if (Virtual)
-             noteVirtual(Loc, Fn);
-           noteWithdrawn(Loc, Proof);
-         },
-         {Fn});
+  return InFile;
+}
+
+namespace {
+
+/// The methods at the top of \p M's overriding chains (those that override
+/// nothing), as first declarations.
+void topsOf(const CXXMethodDecl *M, llvm::SmallPtrSetImpl<const CXXMethodDecl *> &Tops) {
+  if (M->size_overridden_methods() == 0) {
+    Tops.insert(M->getCanonicalDecl());
+    return;
+  }
+  for (const CXXMethodDecl *Overridden : M->overridden_methods())
+    topsOf(Overridden, Tops);
+}
+
+const CXXMethodDecl *singleTop(const CXXMethodDecl *M) {
+  llvm::SmallPtrSet<const CXXMethodDecl *, 2> Tops;
+  topsOf(M, Tops);
+  return Tops.size() == 1 ? *Tops.begin() : nullptr;
+}
+
+} // namespace
+
+const TypeErasedPullbackCheck::Hierarchy &
+TypeErasedPullbackCheck::hierarchyOf(const CXXMethodDecl *M, llvm::StringRef Key) {
+  const CXXMethodDecl *Top = singleTop(M);
+  auto [It, New] = Hierarchies.try_emplace(Top ? Top : M->getCanonicalDecl());
+  Hierarchy &H = It->second;
+  if (!New)
+    return H;
+  H.Leader = M->getCanonicalDecl();
+  if (!Top) {
+    H.Why = "it overrides functions of several base classes";
+    return H;
+  }
+  // Every override in the translation unit (named like the pullback, as
+  // overrides are), then the top itself.
+  std::vector<const CXXMethodDecl *> Members{Top};
+  for (const CXXMethodDecl *Override : Overrides)
+    if (!llvm::is_contained(Members, Override) && singleTop(Override) == Top)
+      Members.push_back(Override);
+  const SourceManager &SM = Context->getSourceManager();
+  std::vector<FixItHint> Fix;
+  std::string Spelling;
+  for (const CXXMethodDecl *Member : Members) {
+    const CXXRecordDecl *Class = Member->getParent();
+    // A class defined in this source file (not a header) has no derived
+    // class elsewhere: every override is here.
+    if (!SM.isInMainFile(SM.getExpansionLoc(Class->getLocation())) ||
+        Member->isTemplateInstantiation() || Class->isDependentContext() ||
+        isa<ClassTemplateSpecializationDecl>(Class)) {
+      H.Why = "a hierarchy is fixed only when every class in it is defined in this "
+              "source file (not a header, not a template)";
+      return H;
+    }
+    const FunctionDecl *Def = Member->getDefinition();
+    if (!Def && !Member->isPureVirtual()) {
+      H.Why = "an override is defined in another file";
+      return H;
+    }
+    if (Def) {
+      ReturnSummary Summary = summarizeReturns(Def, Def->getReturnType());
+      if (!Summary.AllConcrete || Summary.Distinct.size() != 1 ||
+          Summary.Distinct.front().Type.Key != Key || !Summary.Distinct.front().Type.Spellable ||
+          Summary.Analyzer.EditsInMacro) {
+        H.Why = "the overrides do not all return one concrete type";
+        return H;
+      }
+      Spelling = Summary.Distinct.front().Type.Spelling;
+      Fix.insert(Fix.end(), Summary.Analyzer.Edits.begin(), Summary.Analyzer.Edits.end());
+    }
+    // The casts of calls through this member (a base's pure declaration
+    // included: `node->backward(dy)` calls Node::backward).
+    ReturnAnalyzer Callers(Classifier, *Context);
+    if (!callerEdits(Member, Callers, Fix)) {
+      H.Why = "a caller's cast is written in a macro";
+      return H;
+    }
+  }
+  for (const CXXMethodDecl *Member : Members)
+    for (const FunctionDecl *Redecl : Member->redecls()) {
+      SourceRange Range = Redecl->getReturnTypeSourceRange();
+      if (Range.isInvalid() || Range.getBegin().isMacroID() ||
+          Redecl->getDeclaredReturnType()->getContainedDeducedType()) {
+        H.Why = "a result type is not written out in the file";
+        return H;
+      }
+      Fix.push_back(FixItHint::CreateReplacement(Range, Spelling));
+    }
+  H.Fix = std::move(Fix);
+  H.Members.assign(Members.begin(), Members.end());
+  return H;
 }
 
 } // namespace clang::tidy::gradlint

@@ -13,6 +13,8 @@
 
 namespace clang::tidy::gradlint {
 
+class ReturnAnalyzer;
+
 /// Flags a pullback whose declared or deduced result is, or contains, a
 /// type-erased type.
 ///
@@ -41,6 +43,31 @@ private:
     const LambdaExpr *Lambda = nullptr;
     const VarDecl *Holder = nullptr;
   };
+
+  struct ReturnSummary;
+  /// What the returns of \p Fn, declared to return \p Result, produce.
+  ReturnSummary summarizeReturns(const FunctionDecl *Fn, QualType Result) const;
+
+  /// The edits that callers of \p Fn need once it returns the concrete
+  /// type (casts dropped, `has_value()` answered), appended to \p Hints;
+  /// false when one is written in a macro.
+  bool callerEdits(const FunctionDecl *Fn, ReturnAnalyzer &Analyzer,
+                   std::vector<FixItHint> &Hints) const;
+
+  /// A virtual pullback and the functions it overrides or that override
+  /// it, all changed in one fix when every one of them is in this file.
+  struct Hierarchy {
+    /// The finding that carries the fix: the first of the hierarchy's.
+    const FunctionDecl *Leader = nullptr;
+    /// Every result type, return and caller's cast of the hierarchy; empty
+    /// when it cannot change (Why says why, when the reason is not only
+    /// that the function is virtual).
+    std::vector<FixItHint> Fix;
+    std::string Why;
+    std::vector<const Decl *> Members;
+  };
+  /// The hierarchy of \p M, whose returns produce the concrete type \p Key.
+  const Hierarchy &hierarchyOf(const CXXMethodDecl *M, llvm::StringRef Key);
 
   void addLambda(const LambdaExpr *Lambda, const VarDecl *Holder);
   void addRRuleResults(const FunctionDecl *RRule);
@@ -75,6 +102,10 @@ private:
   // found, then (at the end of the unit) by the function whose result they
   // cast, so that each pullback looks only at its own.
   llvm::MapVector<const FunctionDecl *, Pullback> Pullbacks;
+  /// Methods named like pullbacks that override another (first
+  /// declarations), and the hierarchies worked out so far, by their top.
+  std::vector<const CXXMethodDecl *> Overrides;
+  llvm::DenseMap<const CXXMethodDecl *, Hierarchy> Hierarchies;
   std::vector<const CallExpr *> AnyCasts;
   llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const CallExpr *, 2>> AnyCastsOf;
   /// `*std::any_cast<T>(&h)`: the whole dereference becomes `h`.
