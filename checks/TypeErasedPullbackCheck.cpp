@@ -501,7 +501,11 @@ void TypeErasedPullbackCheck::registerMatchers(MatchFinder *Finder) {
         callExpr(UserCode, callee(functionDecl(registrationFunction(this))))
             .bind("registration"),
         this);
-  auto AnyCast = callExpr(UserCode, callee(functionDecl(hasName("::std::any_cast"))),
+  // The casts out of the erased type: std::any_cast, and std::get /
+  // std::get_if of a std::variant (check() keeps the variant ones).
+  auto AnyCast = callExpr(UserCode,
+                          callee(functionDecl(hasAnyName("::std::any_cast", "::std::get",
+                                                         "::std::get_if"))),
                           argumentCountIs(1));
   Finder->addMatcher(AnyCast.bind("any_cast"), this);
   Finder->addMatcher(
@@ -511,10 +515,17 @@ void TypeErasedPullbackCheck::registerMatchers(MatchFinder *Finder) {
                             .bind("deref_cast"))))
           .bind("deref"),
       this);
+  // Questions about what the erased value holds, answered once it holds
+  // the concrete type: `g.has_value()`, `g.type()`,
+  // `std::holds_alternative<T>(g)`.
   Finder->addMatcher(cxxMemberCallExpr(UserCode, argumentCountIs(0),
-                                       callee(cxxMethodDecl(hasName("has_value"),
+                                       callee(cxxMethodDecl(hasAnyName("has_value", "type"),
                                                             ofClass(hasName("::std::any")))))
-                         .bind("has_value"),
+                         .bind("query"),
+                     this);
+  Finder->addMatcher(callExpr(UserCode, argumentCountIs(1),
+                              callee(functionDecl(hasName("::std::holds_alternative"))))
+                         .bind("query"),
                      this);
   // Functions that pullbacks in other files may call (declared there, so
   // defined outside any template and visible outside this file).
@@ -592,15 +603,20 @@ void TypeErasedPullbackCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   }
   if (const auto *Cast = Result.Nodes.getNodeAs<CallExpr>("any_cast")) {
-    AnyCasts.push_back(Cast);
+    // std::get<0>(tuple) is a path to the erased element, not a cast.
+    if (isStdFunction(Cast->getDirectCallee(), {"any_cast"}) ||
+        qualifiedClassName(Cast->getArg(0)->getType()->isPointerType()
+                               ? Cast->getArg(0)->getType()->getPointeeType()
+                               : Cast->getArg(0)->getType()) == "std::variant")
+      AnyCasts.push_back(Cast);
     return;
   }
   if (const auto *Deref = Result.Nodes.getNodeAs<UnaryOperator>("deref")) {
     DereferencedCasts[Result.Nodes.getNodeAs<CallExpr>("deref_cast")] = Deref;
     return;
   }
-  if (const auto *Asked = Result.Nodes.getNodeAs<CXXMemberCallExpr>("has_value")) {
-    HasValues.push_back(Asked);
+  if (const auto *Asked = Result.Nodes.getNodeAs<CallExpr>("query")) {
+    Queries.push_back(Asked);
     return;
   }
   if (const auto *Def = Result.Nodes.getNodeAs<FunctionDecl>("erased_definition")) {
@@ -670,11 +686,14 @@ void TypeErasedPullbackCheck::finishTranslationUnit() {
   // `g.has_value()` with `auto g = pb(dy);` is true once g holds the
   // concrete result: every return of the pullback produces one. (Not on
   // the call itself: `pb(dy).has_value()` would drop the call.)
-  for (const CXXMemberCallExpr *Asked : HasValues)
-    if (const VarDecl *Var = deducedLocal(Asked->getImplicitObjectArgument()))
+  for (const CallExpr *Asked : Queries) {
+    const auto *Member = dyn_cast<CXXMemberCallExpr>(Asked);
+    if (const VarDecl *Var =
+            deducedLocal(Member ? Member->getImplicitObjectArgument() : Asked->getArg(0)))
       if (const auto *Source = dyn_cast<CallExpr>(stripTemporaries(Var->getInit())))
         if (const FunctionDecl *Callee = calledFunction(Source))
-          HasValuesOf[Callee].push_back(Asked);
+          QueriesOf[Callee].push_back(Asked);
+  }
   for (const auto &Entry : Pullbacks)
     analyze(Entry.second);
   Pullbacks.clear();
@@ -683,8 +702,8 @@ void TypeErasedPullbackCheck::finishTranslationUnit() {
   AnyCasts.clear();
   AnyCastsOf.clear();
   DereferencedCasts.clear();
-  HasValues.clear();
-  HasValuesOf.clear();
+  Queries.clear();
+  QueriesOf.clear();
   Context = nullptr;
 }
 
@@ -858,13 +877,13 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
         Hints.push_back(FixItHint::CreateReplacement(Range, "auto"));
     }
   }
-  CanFix &= callerEdits(Fn, Analyzer, Hints);
+  CanFix &= callerEdits(Fn, Type, Analyzer, Hints);
   if (!CanFix)
     Hints.clear();
   if (Virtual) {
     // The whole hierarchy in one edit, reported once (at the first of its
     // functions), when every override is in this file.
-    const Hierarchy &H = hierarchyOf(cast<CXXMethodDecl>(Fn), Type.Key);
+    const Hierarchy &H = hierarchyOf(cast<CXXMethodDecl>(Fn), Type);
     if (!H.Fix.empty() && H.Leader != Fn->getCanonicalDecl())
       return; // reported with the hierarchy's first function
     report(*Context, H.Fix,
@@ -895,7 +914,8 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
          {Fn});
 }
 
-bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, ReturnAnalyzer &Analyzer,
+bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete &Type,
+                                          ReturnAnalyzer &Analyzer,
                                           std::vector<FixItHint> &Hints) const {
   bool InFile = true;
   for (const CallExpr *Cast : AnyCastsOf.lookup(Fn)) {
@@ -908,10 +928,22 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, ReturnAnalyzer
     InFile &= !Analyzer.EditsInMacro;
     Hints.insert(Hints.end(), Analyzer.Edits.begin(), Analyzer.Edits.end());
   }
-  for (const CXXMemberCallExpr *Asked : HasValuesOf.lookup(Fn)) {
+  for (const CallExpr *Asked : QueriesOf.lookup(Fn)) {
     SourceRange Range = Asked->getSourceRange();
     InFile &= Range.getBegin().isFileID() && Range.getEnd().isFileID();
-    Hints.push_back(FixItHint::CreateReplacement(CharSourceRange::getTokenRange(Range), "true"));
+    std::string Answer = "true"; // has_value(): every return produces one
+    const FunctionDecl *Query = Asked->getDirectCallee();
+    if (Query->getName() == "type") {
+      if (!Type.Spellable)
+        return false;
+      Answer = "typeid(" + Type.Spelling + ")";
+    } else if (Query->getName() == "holds_alternative") {
+      const TemplateArgumentList *Args = Query->getTemplateSpecializationArgs();
+      if (!Args || Args->size() == 0 || Args->get(0).getKind() != TemplateArgument::Type)
+        return false;
+      Answer = Analyzer.spell(Args->get(0).getAsType()).Key == Type.Key ? "true" : "false";
+    }
+    Hints.push_back(FixItHint::CreateReplacement(CharSourceRange::getTokenRange(Range), Answer));
   }
   return InFile;
 }
@@ -938,7 +970,7 @@ const CXXMethodDecl *singleTop(const CXXMethodDecl *M) {
 } // namespace
 
 const TypeErasedPullbackCheck::Hierarchy &
-TypeErasedPullbackCheck::hierarchyOf(const CXXMethodDecl *M, llvm::StringRef Key) {
+TypeErasedPullbackCheck::hierarchyOf(const CXXMethodDecl *M, const Concrete &Type) {
   const CXXMethodDecl *Top = singleTop(M);
   auto [It, New] = Hierarchies.try_emplace(Top ? Top : M->getCanonicalDecl());
   Hierarchy &H = It->second;
@@ -957,7 +989,6 @@ TypeErasedPullbackCheck::hierarchyOf(const CXXMethodDecl *M, llvm::StringRef Key
       Members.push_back(Override);
   const SourceManager &SM = Context->getSourceManager();
   std::vector<FixItHint> Fix;
-  std::string Spelling;
   for (const CXXMethodDecl *Member : Members) {
     const CXXRecordDecl *Class = Member->getParent();
     // A class defined in this source file (not a header) has no derived
@@ -977,19 +1008,18 @@ TypeErasedPullbackCheck::hierarchyOf(const CXXMethodDecl *M, llvm::StringRef Key
     if (Def) {
       ReturnSummary Summary = summarizeReturns(Def, Def->getReturnType());
       if (!Summary.AllConcrete || Summary.Distinct.size() != 1 ||
-          Summary.Distinct.front().Type.Key != Key || !Summary.Distinct.front().Type.Spellable ||
+          Summary.Distinct.front().Type.Key != Type.Key || !Type.Spellable ||
           Summary.Analyzer.EditsInMacro) {
         H.Why = "the overrides do not all return one concrete type";
         return H;
       }
-      Spelling = Summary.Distinct.front().Type.Spelling;
       Fix.insert(Fix.end(), Summary.Analyzer.Edits.begin(), Summary.Analyzer.Edits.end());
     }
     // The casts of calls through this member (a base's pure declaration
     // included: `node->backward(dy)` calls Node::backward).
     ReturnAnalyzer Callers(Classifier, *Context);
-    if (!callerEdits(Member, Callers, Fix)) {
-      H.Why = "a caller's cast is written in a macro";
+    if (!callerEdits(Member, Type, Callers, Fix)) {
+      H.Why = "a caller's use of the result cannot be rewritten";
       return H;
     }
   }
@@ -1001,7 +1031,7 @@ TypeErasedPullbackCheck::hierarchyOf(const CXXMethodDecl *M, llvm::StringRef Key
         H.Why = "a result type is not written out in the file";
         return H;
       }
-      Fix.push_back(FixItHint::CreateReplacement(Range, Spelling));
+      Fix.push_back(FixItHint::CreateReplacement(Range, Type.Spelling));
     }
   H.Fix = std::move(Fix);
   H.Members.assign(Members.begin(), Members.end());

@@ -14,6 +14,7 @@
 namespace clang::tidy::gradlint {
 
 class ReturnAnalyzer;
+struct Concrete;
 
 /// Flags a pullback whose declared or deduced result is, or contains, a
 /// type-erased type.
@@ -49,9 +50,10 @@ private:
   ReturnSummary summarizeReturns(const FunctionDecl *Fn, QualType Result) const;
 
   /// The edits that callers of \p Fn need once it returns the concrete
-  /// type (casts dropped, `has_value()` answered), appended to \p Hints;
-  /// false when one is written in a macro.
-  bool callerEdits(const FunctionDecl *Fn, ReturnAnalyzer &Analyzer,
+  /// \p Type (casts dropped; `has_value()`, `type()` and
+  /// `holds_alternative<T>` answered), appended to \p Hints; false when one
+  /// is written in a macro or cannot be answered.
+  bool callerEdits(const FunctionDecl *Fn, const Concrete &Type, ReturnAnalyzer &Analyzer,
                    std::vector<FixItHint> &Hints) const;
 
   /// A virtual pullback and the functions it overrides or that override
@@ -66,8 +68,8 @@ private:
     std::string Why;
     std::vector<const Decl *> Members;
   };
-  /// The hierarchy of \p M, whose returns produce the concrete type \p Key.
-  const Hierarchy &hierarchyOf(const CXXMethodDecl *M, llvm::StringRef Key);
+  /// The hierarchy of \p M, whose returns produce the concrete \p Type.
+  const Hierarchy &hierarchyOf(const CXXMethodDecl *M, const Concrete &Type);
 
   void addLambda(const LambdaExpr *Lambda, const VarDecl *Holder);
   void addRRuleResults(const FunctionDecl *RRule);
@@ -110,11 +112,11 @@ private:
   llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const CallExpr *, 2>> AnyCastsOf;
   /// `*std::any_cast<T>(&h)`: the whole dereference becomes `h`.
   llvm::DenseMap<const CallExpr *, const UnaryOperator *> DereferencedCasts;
-  /// `h.has_value()` on a local holding a pullback's result, and by the
-  /// function whose result it asks about.
-  std::vector<const CXXMemberCallExpr *> HasValues;
-  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const CXXMemberCallExpr *, 2>>
-      HasValuesOf;
+  /// `h.has_value()`, `h.type()`, `std::holds_alternative<T>(h)` on a
+  /// local holding a pullback's result, and by the function whose result
+  /// they ask about.
+  std::vector<const CallExpr *> Queries;
+  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const CallExpr *, 2>> QueriesOf;
   ASTContext *Context = nullptr;
   /// Where the gradlint command collects the facts that trace an erasure
   /// into other translation units (AxisFlow.h); null in other front ends.
