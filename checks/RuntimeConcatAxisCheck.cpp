@@ -390,7 +390,9 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
     emit(F, Proved, Proof, Ctx);
   };
   if (F.fixable())
-    report(Ctx, std::move(Rewrite), Emit);
+    // The rewritten call must call the form's overloads, nothing else.
+    report(Ctx, std::move(Rewrite), Emit, {},
+           {{Call, std::vector<const Decl *>(Form->Overloads.begin(), Form->Overloads.end())}});
   else if (F.Provenance.movable())
     report(Ctx, {}, Emit); // a hidden friend before C++20: nothing to ask
   else

@@ -38,7 +38,9 @@ std::string siteText(const std::optional<SourceSite> &Site) {
 /// Walks user code for calls that take a watched value.
 class Resolver : public RecursiveASTVisitor<Resolver> {
 public:
-  Resolver(const std::set<SourceSite> &Watched, SiteMapper Map) : Map(Map) {
+  Resolver(const std::set<SourceSite> &Watched, const std::set<SourceSite> &Pinned,
+           SiteMapper Map)
+      : Pinned(Pinned), Map(Map) {
     for (const SourceSite &Site : Watched)
       Roots[Site] = {Site};
   }
@@ -65,6 +67,10 @@ public:
   }
 
   bool VisitCallExpr(CallExpr *Call) {
+    // A call in a template that depends on its parameters is resolved in
+    // each instantiation.
+    if (Call->isTypeDependent() || Call->isValueDependent())
+      return true;
     unsigned First = 0;
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
       // The object of a member operator (and of `pb(args)`) is not an
@@ -74,6 +80,9 @@ public:
     llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
     record(Call, Args.drop_front(std::min<size_t>(First, Args.size())),
            Call->getCalleeDecl(), nullptr);
+    if (!Pinned.empty())
+      if (std::optional<SourceSite> At = Map(Call->getExprLoc()); At && Pinned.count(*At))
+        addCallee(Result.Pinned[*At], Call->getCalleeDecl());
     return true;
   }
 
@@ -92,7 +101,7 @@ public:
     return true;
   }
 
-  std::map<CallKey, CallResolution> Calls;
+  ResolvedCalls Result;
 
 private:
   /// The value an argument passes on, through what is not written
@@ -166,9 +175,14 @@ private:
     std::optional<SourceSite> End = Map(Call->getEndLoc());
     if (!Begin || !End || !(Begin->File == End->File))
       return;
-    CallResolution &Resolution = Calls[CallKey{*Begin, End->Offset}];
+    CallResolution &Resolution = Result.Calls[CallKey{*Begin, End->Offset}];
     Resolution.Watched.insert(Watched.begin(), Watched.end());
     Resolution.ConvertsToOwnClass |= OwnClass;
+    addCallee(Resolution, Callee);
+  }
+
+  /// Adds what a call resolves to (no function: \p Callee is null).
+  void addCallee(CallResolution &Resolution, const Decl *Callee) {
     if (!Callee) {
       Resolution.Callees.emplace("", CallResolution::Callee{"no function", std::nullopt});
       return;
@@ -195,6 +209,7 @@ private:
                                CallResolution::Callee{Name, Site});
   }
 
+  const std::set<SourceSite> &Pinned;
   SiteMapper Map;
   /// Each watched or derived declaration, with the watched ones it comes from.
   std::map<SourceSite, std::set<SourceSite>> Roots;
@@ -217,10 +232,9 @@ std::optional<SourceSite> siteAt(SourceLocation Loc, const SourceManager &SM) {
   return SourceSite{Entry->getUniqueID(), SM.getFileOffset(Loc)};
 }
 
-std::map<CallKey, CallResolution> resolveCalls(ASTContext &Ctx,
-                                               const std::set<SourceSite> &Watched,
-                                               SiteMapper Map) {
-  Resolver R(Watched, Map);
+ResolvedCalls resolveCalls(ASTContext &Ctx, const std::set<SourceSite> &Watched,
+                           const std::set<SourceSite> &Pinned, SiteMapper Map) {
+  Resolver R(Watched, Pinned, Map);
   const SourceManager &SM = Ctx.getSourceManager();
   // Declarations already in the AST only: clangd's preamble stays unread.
   for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls()) {
@@ -229,7 +243,7 @@ std::map<CallKey, CallResolution> resolveCalls(ASTContext &Ctx,
       continue;
     R.TraverseDecl(D);
   }
-  return std::move(R.Calls);
+  return std::move(R.Result);
 }
 
 } // namespace clang::tidy::gradlint

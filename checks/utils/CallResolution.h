@@ -78,16 +78,25 @@ struct CallResolution {
   bool ConvertsToOwnClass = false;
 };
 
+/// What resolveCalls finds.
+struct ResolvedCalls {
+  /// The calls that take a watched value, by where they are written.
+  std::map<CallKey, CallResolution> Calls;
+  /// The calls asked for by place (where the callee's name is), whatever
+  /// they take.
+  std::map<SourceSite, CallResolution> Pinned;
+};
+
 /// Finds, in the user code of \p Ctx (declarations outside system headers
 /// that the AST already holds: in clangd, the main file's), every call and
 /// constructor call that takes, as an argument, a value of one of the
 /// \p Watched declarations (a variable, a function's result, and the
 /// locals and structured bindings whose types are deduced from those), and
-/// what each resolves to. Locations are mapped with \p Map; a call that
-/// does not resolve (an error) has no callee.
-std::map<CallKey, CallResolution> resolveCalls(ASTContext &Ctx,
-                                               const std::set<SourceSite> &Watched,
-                                               SiteMapper Map);
+/// what each resolves to; and what the calls named by the place of their
+/// callee's name in \p Pinned resolve to. Locations are mapped with \p Map;
+/// a call that does not resolve (an error) has no callee.
+ResolvedCalls resolveCalls(ASTContext &Ctx, const std::set<SourceSite> &Watched,
+                           const std::set<SourceSite> &Pinned, SiteMapper Map);
 
 } // namespace clang::tidy::gradlint
 

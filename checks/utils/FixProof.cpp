@@ -206,27 +206,37 @@ public:
   /// Why a fix is withdrawn that makes the call at \p Key choose otherwise.
   std::string describeRebinding(const CallKey &Key, const CallResolution &Before,
                                 const CallResolution &Now) const {
-    auto Names = [&](const CallResolution &R) {
-      std::string Text;
-      for (const auto &[Identity, Callee] : R.Callees) {
-        if (!Text.empty())
-          Text += " or ";
-        if (!Callee.Site) {
-          Text += Callee.Name;
-          continue;
-        }
-        Text += "'" + Callee.Name + "'";
-        if (std::string At = place(*Callee.Site, false); !At.empty())
-          Text += " (" + At + ")";
-      }
-      return Text;
-    };
     return "with it, the call at " + place(Key.Begin, true) + " would call " +
-           Names(Now) + " instead of " + Names(Before) +
+           names(Now) + " instead of " + names(Before) +
            ": the erased type decides which function it calls";
   }
 
+  /// Why a fix is withdrawn whose rewritten call at \p At calls what
+  /// \p Now says instead of a function declared at \p Expected.
+  std::string describeUnexpectedCallee(const SourceSite &At, const CallResolution &Now,
+                                       const SourceSite &Expected) const {
+    return "with it, the call at " + place(At, true) + " would call " + names(Now) +
+           ", not the compile-time form it is rewritten for (" + place(Expected, false) + ")";
+  }
+
 private:
+  /// The functions \p R calls, for a message: "'ns::f(int)' (file.cpp:3)".
+  std::string names(const CallResolution &R) const {
+    std::string Text;
+    for (const auto &[Identity, Callee] : R.Callees) {
+      if (!Text.empty())
+        Text += " or ";
+      if (!Callee.Site) {
+        Text += Callee.Name;
+        continue;
+      }
+      Text += "'" + Callee.Name + "'";
+      if (std::string At = place(*Callee.Site, false); !At.empty())
+        Text += " (" + At + ")";
+    }
+    return Text;
+  }
+
   /// The original file whose unique ID is \p UID.
   FileID fileWith(const llvm::sys::fs::UniqueID &UID) const {
     if (SM.getFileEntryRefForID(SM.getMainFileID())->getUniqueID() == UID)
@@ -364,6 +374,7 @@ private:
     Compiler.createFileManager(SM.getFileManager().getVirtualFileSystemPtr());
 #endif
     Resolved.clear();
+    PinnedResolved.clear();
     ResolvingAction Action(*this);
     Compiler.ExecuteAction(Action);
     return std::move(Capture.Diagnostics);
@@ -381,12 +392,15 @@ private:
         Prover &P;
         explicit Consumer(Prover &P) : P(P) {}
         void HandleTranslationUnit(ASTContext &Parsed) override {
-          if (P.Watched.empty())
+          if (P.Watched.empty() && P.Pinned.empty())
             return;
           const SourceManager &ParsedSM = Parsed.getSourceManager();
-          P.Resolved = resolveCalls(Parsed, P.Watched, [&](SourceLocation Loc) {
-            return P.originalSite(ParsedSM, Loc);
-          });
+          ResolvedCalls Found =
+              resolveCalls(Parsed, P.Watched, P.Pinned, [&](SourceLocation Loc) {
+                return P.originalSite(ParsedSM, Loc);
+              });
+          P.Resolved = std::move(Found.Calls);
+          P.PinnedResolved = std::move(Found.Pinned);
         }
       };
       return std::make_unique<Consumer>(P);
@@ -426,6 +440,10 @@ public:
   std::set<SourceSite> Watched;
   /// What those calls resolved to in the last parse.
   std::map<CallKey, CallResolution> Resolved;
+  /// The rewritten calls whose callee is checked, by the place of its name,
+  /// and what they resolved to in the last parse.
+  std::set<SourceSite> Pinned;
+  std::map<SourceSite, CallResolution> PinnedResolved;
 
 private:
 
@@ -505,7 +523,8 @@ void FixProof::release(FixProof *Proof) {
 }
 
 void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
-                   Emitter Emit, bool Question, llvm::ArrayRef<const Decl *> Retyped) {
+                   Emitter Emit, bool Question, llvm::ArrayRef<const Decl *> Retyped,
+                   llvm::ArrayRef<ExpectedCall> Expected) {
   Ctx = &Context;
   if (!Fix.empty() && !Question && faultInjected()) // tests: a broken fix
     Fix.front().CodeToInsert = "gradlint_injected_fault " + Fix.front().CodeToInsert;
@@ -514,7 +533,20 @@ void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
     for (const Decl *D : Retyped)
       if (std::optional<SourceSite> Site = siteOf(D, Context.getSourceManager()))
         Sites.push_back(*Site);
-  Findings.push_back({std::move(Fix), std::move(Emit), Question, std::move(Sites), {}});
+  std::vector<std::pair<SourceSite, std::set<SourceSite>>> Calls;
+  const SourceManager &SM = Context.getSourceManager();
+  if (!Fix.empty() && !Question)
+    for (const ExpectedCall &E : Expected) {
+      std::optional<SourceSite> At = siteAt(E.Call->getExprLoc(), SM);
+      std::set<SourceSite> Callees;
+      for (const Decl *D : E.Callees)
+        if (std::optional<SourceSite> Site = siteOf(D, SM))
+          Callees.insert(*Site);
+      if (At && !Callees.empty())
+        Calls.emplace_back(*At, std::move(Callees));
+    }
+  Findings.push_back(
+      {std::move(Fix), std::move(Emit), Question, std::move(Sites), std::move(Calls), {}});
 }
 
 void FixProof::leave() {
@@ -560,14 +592,19 @@ void FixProof::prove() {
   };
   llvm::erase_if(Pending, [&](size_t I) { return !Edits.count(I); });
 
-  // The calls that take a retyped value, and what they resolve to now.
-  for (size_t I : Pending)
+  // The calls that take a retyped value, and what they resolve to now; the
+  // calls a fix rewrites, whose new callee is checked.
+  for (size_t I : Pending) {
     P.Watched.insert(Findings[I].Retyped.begin(), Findings[I].Retyped.end());
+    for (const auto &[At, Callees] : Findings[I].Expected)
+      P.Pinned.insert(At);
+  }
   std::map<CallKey, CallResolution> Before;
   if (!P.Watched.empty()) {
     const SourceManager &SM = Ctx->getSourceManager();
-    Before = resolveCalls(*Ctx, P.Watched,
-                          [&](SourceLocation Loc) { return siteAt(Loc, SM); });
+    Before = resolveCalls(*Ctx, P.Watched, {},
+                          [&](SourceLocation Loc) { return siteAt(Loc, SM); })
+                 .Calls;
     for (auto It = Before.begin(); It != Before.end();)
       if (It->second.ConvertsToOwnClass || It->second.Callees.empty())
         It = Before.erase(It);
@@ -639,6 +676,26 @@ void FixProof::prove() {
                          P.describeRebinding(Key, It->second, Now),
                          P.locationOf(Key.Begin)});
       Failures.push_back(std::move(F));
+    }
+    // A rewritten call that calls something else than it was rewritten for
+    // (another `cat` template that argument-dependent lookup brings, a
+    // user's name that hides the tag).
+    for (size_t K = 0; K < Indices.size(); ++K) {
+      if (Conflicting && llvm::is_contained(*Conflicting, K))
+        continue;
+      for (const auto &[At, Callees] : Findings[Indices[K]].Expected) {
+        auto It = P.PinnedResolved.find(At);
+        if (It == P.PinnedResolved.end() ||
+            llvm::all_of(It->second.Callees, [&, &Callees = Callees](const auto &Entry) {
+              return Entry.second.Site && Callees.count(*Entry.second.Site);
+            }))
+          continue;
+        Failures.push_back(
+            {{{DiagnosticsEngine::Error, 0,
+               P.describeUnexpectedCallee(At, It->second, *Callees.begin()),
+               P.locationOf(At)}},
+             {Indices[K]}});
+      }
     }
     // The comparisons first: they say most about a fix.
     std::stable_partition(Failures.begin(), Failures.end(), [](const Failure &F) {

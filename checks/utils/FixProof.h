@@ -48,6 +48,14 @@ struct ProofDiagnostic {
   SourceLocation Loc;
 };
 
+/// A call a fix rewrites, and the functions it may call once rewritten (the
+/// overloads of a compile-time form): a fix under which it calls another
+/// is withdrawn.
+struct ExpectedCall {
+  const CallExpr *Call;
+  std::vector<const Decl *> Callees;
+};
+
 /// What the proof says about one finding.
 struct ProofOutcome {
   /// Whether the finding had a fix to prove.
@@ -91,7 +99,8 @@ public:
   /// that takes one of their values must resolve, with the fix, to the
   /// function it resolves to now (see CallResolution.h).
   void add(ASTContext &Ctx, std::vector<FixItHint> Fix, Emitter Emit,
-           bool Question = false, llvm::ArrayRef<const Decl *> Retyped = {});
+           bool Question = false, llvm::ArrayRef<const Decl *> Retyped = {},
+           llvm::ArrayRef<ExpectedCall> Expected = {});
 
   /// One check has finished the translation unit; the last one proves the
   /// fixes and emits every finding, in the order they were added.
@@ -104,6 +113,9 @@ private:
     Emitter Emit;
     bool Question;
     std::vector<SourceSite> Retyped;
+    /// Where the rewritten calls name their callee, and where the
+    /// functions they may call are declared.
+    std::vector<std::pair<SourceSite, std::set<SourceSite>>> Expected;
     ProofOutcome Outcome;
   };
   void prove();

@@ -48,12 +48,16 @@ protected:
   /// Emits a finding through \p Emit once its fix \p Fix is proved: Emit
   /// gets the fix (empty when withdrawn) and the proof's outcome. The fix
   /// changes the types of \p Retyped; the calls that take their values must
-  /// choose the same functions with it (see FixProof::add). Without a
-  /// preprocessor to prove with, the finding is emitted at once, unproved.
+  /// choose the same functions with it, and the calls it rewrites
+  /// (\p Expected) the functions they are rewritten for (see
+  /// FixProof::add). Without a preprocessor to prove with, the finding is
+  /// emitted at once, unproved.
   void report(ASTContext &Ctx, std::vector<FixItHint> Fix,
-              FixProof::Emitter Emit, llvm::ArrayRef<const Decl *> Retyped = {}) {
+              FixProof::Emitter Emit, llvm::ArrayRef<const Decl *> Retyped = {},
+              llvm::ArrayRef<ExpectedCall> Expected = {}) {
     if (Proof && !Left)
-      Proof->add(Ctx, std::move(Fix), std::move(Emit), /*Question=*/false, Retyped);
+      Proof->add(Ctx, std::move(Fix), std::move(Emit), /*Question=*/false, Retyped,
+                 Expected);
     else
       Emit(Fix, ProofOutcome{!Fix.empty(), true, {}});
   }
