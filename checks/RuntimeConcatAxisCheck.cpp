@@ -168,6 +168,17 @@ bool isInsideForm(const CallExpr *Call, const CompileTimeForm &Form,
   return false;
 }
 
+/// Whether two fixes make the same edits.
+bool sameEdits(llvm::ArrayRef<FixItHint> A, llvm::ArrayRef<FixItHint> B) {
+  return A.size() == B.size() &&
+         llvm::all_of(llvm::zip(A, B), [](const auto &Pair) {
+           const FixItHint &X = std::get<0>(Pair), &Y = std::get<1>(Pair);
+           return X.RemoveRange.getAsRange() == Y.RemoveRange.getAsRange() &&
+                  X.RemoveRange.isTokenRange() == Y.RemoveRange.isTokenRange() &&
+                  X.CodeToInsert == Y.CodeToInsert;
+         });
+}
+
 /// Whether \p Loc is where one of the form's overloads is declared (where
 /// the compiler's notes on candidates point).
 bool isFormOverload(SourceLocation Loc, const CompileTimeForm &Form,
@@ -389,10 +400,20 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
                               const ProofOutcome &Proof) {
     emit(F, Proved, Proof, Ctx);
   };
-  if (F.fixable())
-    // The rewritten call must call the form's overloads, nothing else.
+  if (F.fixable()) {
+    // The rewritten call must call the form's overloads, nothing else. If
+    // the names as the user spelled them find something else (a user's
+    // `cat` template, a name that hides the tag), the form's qualified
+    // names are tried.
+    std::vector<FixItHint> Qualified =
+        rewriteCall(Call, Callee, *Form, Args, *Index, AxisText, Ctx, /*Qualify=*/true);
+    std::vector<std::vector<FixItHint>> Fallbacks;
+    if (!sameEdits(Qualified, Rewrite))
+      Fallbacks.push_back(std::move(Qualified));
     report(Ctx, std::move(Rewrite), Emit, {},
-           {{Call, std::vector<const Decl *>(Form->Overloads.begin(), Form->Overloads.end())}});
+           {{Call, std::vector<const Decl *>(Form->Overloads.begin(), Form->Overloads.end())}},
+           std::move(Fallbacks));
+  }
   else if (F.Provenance.movable())
     report(Ctx, {}, Emit); // a hidden friend before C++20: nothing to ask
   else
@@ -469,7 +490,7 @@ RuntimeConcatAxisCheck::questionFor(const CallExpr *Call,
 std::vector<FixItHint> RuntimeConcatAxisCheck::rewriteCall(
     const CallExpr *Call, const FunctionDecl *Callee, const CompileTimeForm &Form,
     llvm::ArrayRef<const Expr *> Args, unsigned Index, llvm::StringRef AxisText,
-    ASTContext &Ctx) const {
+    ASTContext &Ctx, bool Qualify) const {
   const Expr *Axis = Args[Index];
   FixBuilder Fixes(Ctx);
   std::optional<CharSourceRange> AxisRange =
@@ -508,6 +529,8 @@ std::vector<FixItHint> RuntimeConcatAxisCheck::rewriteCall(
       Name = qualifiedSpelling(Named);
     else if (Ref && !usingBringsForm(Ref->getFoundDecl(), Form))
       Name = qualifiedSpelling(Named);
+    else if (Ref && !Ref->hasQualifier() && Qualify)
+      Name = qualifiedSpelling(Named);
     std::string TemplateArgs = "<" + templateArgumentText(Axis, AxisText, Ctx) + ">";
     // (An implicit `this->` member was found where the template is
     // defined, so its name is known to be a template there.)
@@ -530,13 +553,13 @@ std::vector<FixItHint> RuntimeConcatAxisCheck::rewriteCall(
     const DeclContext *TagScope = Form.Tag->getDeclContext()->getRedeclContext();
     bool SameScope =
         TagScope->Equals(Callee->getDeclContext()->getRedeclContext());
-    if (Ref && SameScope && Ref->hasQualifier()) {
+    if (Ref && SameScope && Ref->hasQualifier() && !Qualify) {
       // `rc::cat(...)` -> `rc::Axis<3>{}`: reuse the user's qualifier.
       std::optional<CharSourceRange> Qualifier =
           Fixes.fileRange(Ref->getQualifierLoc().getSourceRange());
       Tag = Qualifier ? (Fixes.text(*Qualifier) + Form.Tag->getName()).str()
                       : qualifiedSpelling(Form.Tag);
-    } else if (Ref && SameScope && !Call->usesADL() &&
+    } else if (Ref && SameScope && !Call->usesADL() && !Qualify &&
                !isa<UsingShadowDecl>(Ref->getFoundDecl()) &&
                !nameHiddenAt(Form.Tag, enclosingFunction(Call, Ctx))) {
       // Found by ordinary unqualified lookup, not through a using-

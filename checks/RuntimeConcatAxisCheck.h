@@ -59,12 +59,15 @@ private:
                                     llvm::StringRef QualifiedName) const;
   std::optional<CompileTimeForm>
   configuredForm(llvm::StringRef QualifiedName) const;
+  /// The call rewritten to \p Form with axis \p AxisText; the callee (or
+  /// the tag) keeps the user's spelling where that finds the form, unless
+  /// \p Qualify asks for the form's qualified name.
   std::vector<FixItHint> rewriteCall(const CallExpr *Call,
                                      const FunctionDecl *Callee,
                                      const CompileTimeForm &Form,
                                      llvm::ArrayRef<const Expr *> Args,
                                      unsigned Index, llvm::StringRef AxisText,
-                                     ASTContext &Ctx) const;
+                                     ASTContext &Ctx, bool Qualify = false) const;
   /// For an axis that is not a constant: a declaration that asks the
   /// compiler whether the compile-time form takes the call's other
   /// arguments (\p Rewrite, with axis 0), never offered as a fix; empty

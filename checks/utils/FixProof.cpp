@@ -524,10 +524,16 @@ void FixProof::release(FixProof *Proof) {
 
 void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
                    Emitter Emit, bool Question, llvm::ArrayRef<const Decl *> Retyped,
-                   llvm::ArrayRef<ExpectedCall> Expected) {
+                   llvm::ArrayRef<ExpectedCall> Expected,
+                   std::vector<std::vector<FixItHint>> Fallbacks) {
   Ctx = &Context;
-  if (!Fix.empty() && !Question && faultInjected()) // tests: a broken fix
-    Fix.front().CodeToInsert = "gradlint_injected_fault " + Fix.front().CodeToInsert;
+  if (!Question && faultInjected()) { // tests: a broken fix, every way
+    if (!Fix.empty())
+      Fix.front().CodeToInsert = "gradlint_injected_fault " + Fix.front().CodeToInsert;
+    for (std::vector<FixItHint> &Other : Fallbacks)
+      if (!Other.empty())
+        Other.front().CodeToInsert = "gradlint_injected_fault " + Other.front().CodeToInsert;
+  }
   std::vector<SourceSite> Sites;
   if (!Fix.empty() && !Question)
     for (const Decl *D : Retyped)
@@ -545,8 +551,9 @@ void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
       if (At && !Callees.empty())
         Calls.emplace_back(*At, std::move(Callees));
     }
-  Findings.push_back(
-      {std::move(Fix), std::move(Emit), Question, std::move(Sites), std::move(Calls), {}});
+  llvm::erase_if(Fallbacks, [](const std::vector<FixItHint> &Other) { return Other.empty(); });
+  Findings.push_back({std::move(Fix), std::move(Emit), Question, std::move(Sites),
+                      std::move(Calls), std::move(Fallbacks), {}});
 }
 
 void FixProof::leave() {
@@ -554,6 +561,7 @@ void FixProof::leave() {
     return;
   if (!Findings.empty()) {
     prove();
+    finishFallbacks();
     emitAll();
   }
   Findings.clear();
@@ -708,10 +716,33 @@ void FixProof::prove() {
     Findings[I].Outcome.CallsRebound = true;
   };
 
+  // A withdrawn fix with another way to write it (a qualified name where
+  // the name as the user spelled it finds something else) tries that in a
+  // round of its own once the others are done.
+  auto NextWays = [&] {
+    for (auto &[I, E] : Edits) {
+      Finding &F = Findings[I];
+      if (F.Outcome.Proved || F.Fallbacks.empty() || Parses >= MaxProofParses)
+        continue;
+      std::optional<Edit> Next = P.editOf(F.Fallbacks.front());
+      if (!F.Primary)
+        F.Primary = F.Outcome;
+      F.Fix = std::move(F.Fallbacks.front());
+      F.Fallbacks.erase(F.Fallbacks.begin());
+      if (!Next)
+        continue;
+      E = std::move(*Next);
+      F.Outcome = ProofOutcome();
+      F.Outcome.HadFix = true;
+      Pending.push_back(I);
+    }
+    return !Pending.empty();
+  };
+
   // Prove everything together; blame the errors on the fixes on whose lines
   // they are and try again without those. Fixes that overlap another go in
   // a later round (clang-tidy applies one of them).
-  while (!Pending.empty()) {
+  while (!Pending.empty() || NextWays()) {
     std::vector<size_t> Conflicting;
     auto Failures = Parse(Pending, &Conflicting);
     std::vector<size_t> Tried, Later;
@@ -804,6 +835,14 @@ void FixProof::prove() {
       Findings[I].Outcome.Proved = true;
     Pending = std::move(Later);
   }
+}
+
+void FixProof::finishFallbacks() {
+  // A fix none of whose ways to write it holds is withdrawn for the reason
+  // its first way gave: the one written as the user would.
+  for (Finding &F : Findings)
+    if (F.Primary && !F.Outcome.Proved)
+      F.Outcome = *F.Primary;
 }
 
 void FixProof::emitAll() {

@@ -33,6 +33,7 @@
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Lex/Preprocessor.h"
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -100,7 +101,8 @@ public:
   /// function it resolves to now (see CallResolution.h).
   void add(ASTContext &Ctx, std::vector<FixItHint> Fix, Emitter Emit,
            bool Question = false, llvm::ArrayRef<const Decl *> Retyped = {},
-           llvm::ArrayRef<ExpectedCall> Expected = {});
+           llvm::ArrayRef<ExpectedCall> Expected = {},
+           std::vector<std::vector<FixItHint>> Fallbacks = {});
 
   /// One check has finished the translation unit; the last one proves the
   /// fixes and emits every finding, in the order they were added.
@@ -116,9 +118,13 @@ private:
     /// Where the rewritten calls name their callee, and where the
     /// functions they may call are declared.
     std::vector<std::pair<SourceSite, std::set<SourceSite>>> Expected;
+    std::vector<std::vector<FixItHint>> Fallbacks;
     ProofOutcome Outcome;
+    /// The outcome of the fix as first written, once a fallback is tried.
+    std::optional<ProofOutcome> Primary;
   };
   void prove();
+  void finishFallbacks();
   void emitAll();
 
   Preprocessor &PP;
