@@ -193,20 +193,32 @@ private:
     std::string Name = Pattern->getQualifiedNameAsString();
     if (Pattern->getDeclContext()->getRedeclContext()->isTranslationUnit())
       Name = "::" + Name;
+    std::optional<SourceSite> Site = siteOf(Pattern);
+    // A function is identified by its name and parameter types, without
+    // references and const: the copy and move overloads of one function
+    // (`push_back(const T &)`, `push_back(T &&)`) do the same thing, and a
+    // copy of the erased value binds one where a converted temporary binds
+    // the other. Anything else (a lambda's call operator, a pointer to a
+    // function) is identified by where it is declared.
+    std::string Identity = siteText(Site) + "|" + Name;
     if (const auto *Fn = dyn_cast<FunctionDecl>(Pattern)) {
       // Overloads share a name: the parameters tell them apart.
       PrintingPolicy Policy(Fn->getASTContext().getLangOpts());
       Policy.SuppressTagKeyword = true;
-      std::string Params;
-      for (const ParmVarDecl *Param : Fn->parameters())
+      std::string Params, Plain;
+      for (const ParmVarDecl *Param : Fn->parameters()) {
         Params += (Params.empty() ? "" : ", ") + Param->getType().getAsString(Policy);
+        Plain += Param->getType().getNonReferenceType().getCanonicalType().getUnqualifiedType()
+                     .getAsString(Policy) + ", ";
+      }
       if (Fn->isVariadic())
         Params += Params.empty() ? "..." : ", ...";
+      const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
+      if (!Method || !Method->getParent()->isLambda())
+        Identity = Name + "(" + Plain + (Fn->isVariadic() ? "...)" : ")");
       Name += "(" + Params + ")";
     }
-    std::optional<SourceSite> Site = siteOf(Pattern);
-    Resolution.Callees.emplace(siteText(Site) + "|" + Name,
-                               CallResolution::Callee{Name, Site});
+    Resolution.Callees.emplace(Identity, CallResolution::Callee{Name, Site});
   }
 
   const std::set<SourceSite> &Pinned;
