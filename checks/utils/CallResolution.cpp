@@ -175,7 +175,8 @@ private:
     std::optional<SourceSite> End = Map(Call->getEndLoc());
     if (!Begin || !End || !(Begin->File == End->File))
       return;
-    CallResolution &Resolution = Result.Calls[CallKey{*Begin, End->Offset}];
+    CallResolution &Resolution =
+        Result.Calls[CallKey{*Begin, End->Offset, isa<CXXConstructExpr>(Call)}];
     Resolution.Watched.insert(Watched.begin(), Watched.end());
     Resolution.ConvertsToOwnClass |= OwnClass;
     addCallee(Resolution, Callee);

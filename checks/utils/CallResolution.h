@@ -51,12 +51,15 @@ std::optional<SourceSite> siteAt(SourceLocation Loc, const SourceManager &SM);
 /// template or member it was instantiated from.
 std::optional<SourceSite> siteOf(const Decl *D, const SourceManager &SM);
 
-/// A call that takes a watched value, by where it is written.
+/// A call that takes a watched value, by where it is written, and whether
+/// it constructs an object (an implicit conversion of an argument spans the
+/// argument, and must not be taken for the call the argument is).
 struct CallKey {
   SourceSite Begin;
   unsigned End = 0;
+  bool Construct = false;
   friend bool operator<(const CallKey &A, const CallKey &B) {
-    return std::tie(A.Begin, A.End) < std::tie(B.Begin, B.End);
+    return std::tie(A.Begin, A.End, A.Construct) < std::tie(B.Begin, B.End, B.Construct);
   }
 };
 
