@@ -66,8 +66,10 @@ struct ProofOutcome {
   /// Why not: the first error the fix caused, followed by its notes (or,
   /// when the translation unit did not compile to begin with, nothing).
   std::vector<ProofDiagnostic> Error;
-  /// Withdrawn because with the fix a call that takes the retyped value
-  /// would choose another function (or none): the erasure decides it.
+  /// Withdrawn because with the fix a call would choose another function
+  /// than it should (or none): a call that takes a retyped value (whose
+  /// erasure then decides what it calls), or a rewritten call that misses
+  /// the function it is rewritten for.
   bool CallsRebound = false;
 
   bool withdrawn() const { return HadFix && !Proved; }
