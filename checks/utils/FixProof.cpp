@@ -82,26 +82,52 @@ struct Edit {
   std::vector<Extent> Lines;
 };
 
-/// The offset in the original text of \p NewOffset in the text that
-/// \p Applied produced; the start of the edit when it lies in inserted text.
-unsigned originalOffset(const tooling::Replacements &Applied,
-                        unsigned NewOffset) {
-  long Delta = 0; // new - original, before the current replacement
-  for (const tooling::Replacement &R : Applied) {
-    long NewBegin = static_cast<long>(R.getOffset()) + Delta;
-    if (static_cast<long>(NewOffset) < NewBegin)
-      break;
-    long NewEnd = NewBegin + static_cast<long>(R.getReplacementText().size());
-    if (static_cast<long>(NewOffset) < NewEnd ||
-        (R.getReplacementText().empty() &&
-         static_cast<long>(NewOffset) == NewBegin)) {
-      return R.getOffset();
+/// Maps offsets in the text that a file's replacements produced back to the
+/// original text: an offset in inserted text maps to the start of its edit.
+/// Built once per parse; each lookup is a binary search (a file with
+/// thousands of fixes maps every call the proof compares).
+class OffsetMap {
+public:
+  explicit OffsetMap(const tooling::Replacements &Applied) {
+    long Delta = 0; // new - original, before the current replacement
+    for (const tooling::Replacement &R : Applied) {
+      long NewBegin = static_cast<long>(R.getOffset()) + Delta;
+      Edits.push_back({NewBegin, NewBegin + static_cast<long>(R.getReplacementText().size()),
+                       R.getOffset(), Delta});
+      Delta += static_cast<long>(R.getReplacementText().size()) -
+               static_cast<long>(R.getLength());
     }
-    Delta += static_cast<long>(R.getReplacementText().size()) -
-             static_cast<long>(R.getLength());
+    After = Delta;
   }
-  return static_cast<unsigned>(static_cast<long>(NewOffset) - Delta);
-}
+
+  unsigned original(unsigned NewOffset) const {
+    long Offset = NewOffset;
+    // The edits that begin at or before Offset; only those that begin
+    // where the last of them does can hold it (the new text of the edits
+    // is in order and does not overlap).
+    auto End = llvm::upper_bound(Edits, Offset,
+                                 [](long O, const Shifted &E) { return O < E.NewBegin; });
+    if (End == Edits.begin())
+      return NewOffset;
+    auto First = End - 1;
+    while (First != Edits.begin() && std::prev(First)->NewBegin == (End - 1)->NewBegin)
+      --First;
+    for (auto It = First; It != End; ++It)
+      if (Offset < It->NewEnd || (It->NewEnd == It->NewBegin && Offset == It->NewBegin))
+        return It->Original;
+    long Delta = End == Edits.end() ? After : End->DeltaBefore;
+    return static_cast<unsigned>(Offset - Delta);
+  }
+
+private:
+  struct Shifted {
+    long NewBegin, NewEnd;
+    unsigned Original;
+    long DeltaBefore;
+  };
+  std::vector<Shifted> Edits;
+  long After = 0;
+};
 
 class Prover {
 public:
@@ -305,7 +331,7 @@ private:
           auto It = Combined.find(File);
           unsigned Offset = It == Combined.end()
                                 ? R.Offset
-                                : originalOffset(It->second, R.Offset);
+                                : OffsetMap(It->second).original(R.Offset);
           if (Offset <= SM.getBufferData(File).size())
             D.Loc = SM.getComposedLoc(File, Offset);
         }
@@ -340,7 +366,9 @@ private:
       llvm::Expected<std::string> Text =
           tooling::applyAllReplacements(Original, Replacements);
       std::string Name = fileName(File);
-      GivenAsText[Name] = File;
+      GivenAsText[Name] = {SM.getFileEntryRefForID(File)->getUniqueID(),
+                           Replacements.empty() ? nullptr
+                                                : std::make_shared<OffsetMap>(Replacements)};
       PPOpts.addRemappedFile(
           Name, llvm::MemoryBuffer::getMemBufferCopy(
                     Text ? *Text : Original.str(), Name)
@@ -424,16 +452,20 @@ private:
     auto Given = GivenAsText.find(Name);
     if (Given == GivenAsText.end())
       return Site;
-    FileID File = Given->second;
-    if (auto It = Combined.find(File); It != Combined.end())
-      Site->Offset = originalOffset(It->second, Site->Offset);
-    Site->File = SM.getFileEntryRefForID(File)->getUniqueID();
+    Site->File = Given->second.UID;
+    if (Given->second.Offsets)
+      Site->Offset = Given->second.Offsets->original(Site->Offset);
     return Site;
   }
 
   /// The files the last parse read from the analysis' text (edited, and the
-  /// main file), by name.
-  llvm::StringMap<FileID> GivenAsText;
+  /// main file), by name: each one's original file and, when edited, how
+  /// its offsets map back.
+  struct GivenFile {
+    llvm::sys::fs::UniqueID UID;
+    std::shared_ptr<const OffsetMap> Offsets;
+  };
+  llvm::StringMap<GivenFile> GivenAsText;
 
 public:
   /// The declarations whose values the calls to compare take.
