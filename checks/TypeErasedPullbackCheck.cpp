@@ -409,6 +409,23 @@ const CallExpr *castOperandSource(const Expr *E) {
   return nullptr;
 }
 
+/// Whether a cast's operand is the pullback's whole result: the call, its
+/// address, or a local deduced from it (not an element of it).
+bool castsWholeResult(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 6; ++Depth) {
+    E = stripTemporaries(E);
+    if (const auto *AddrOf = dyn_cast<UnaryOperator>(E); AddrOf && AddrOf->getOpcode() == UO_AddrOf)
+      E = AddrOf->getSubExpr();
+    else if (isa<DeclRefExpr>(E))
+      E = deducedLocal(E) ? deducedLocal(E)->getInit() : nullptr;
+    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
+      return Op->getOperator() == OO_Call; // pb(dy), not pb(dy)[0]
+    else
+      return isa<CallExpr>(E) && !isStdFunction(cast<CallExpr>(E)->getDirectCallee(), {"get"});
+  }
+  return false;
+}
+
 /// Whether \p E is a braced list converted to the declared result type
 /// (`return {a, b};`): without that type it deduces nothing.
 bool isBracedList(const Expr *E) {
@@ -877,7 +894,8 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
         Hints.push_back(FixItHint::CreateReplacement(Range, "auto"));
     }
   }
-  CanFix &= callerEdits(Fn, Type, Analyzer, Hints);
+  const CallExpr *WrongCast = nullptr;
+  CanFix &= callerEdits(Fn, Type, Analyzer, Hints, &WrongCast);
   if (!CanFix)
     Hints.clear();
   if (Virtual) {
@@ -907,8 +925,15 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
     return;
   }
   report(*Context, std::move(Hints),
-         [this, Report, Loc](llvm::ArrayRef<FixItHint> Proved, const ProofOutcome &Proof) {
+         [this, Report, Loc, WrongCast,
+          Spelling = Type.Spelling](llvm::ArrayRef<FixItHint> Proved, const ProofOutcome &Proof) {
            Report() << Proved;
+           if (WrongCast)
+             diag(WrongCast->getBeginLoc(),
+                  "no fix: this cast asks for %0, which no return produces ('%1'); "
+                  "it fails now, and without it the value would flow on",
+                  DiagnosticIDs::Note)
+                 << WrongCast->getType().getNonReferenceType() << Spelling;
            noteWithdrawn(Loc, Proof);
          },
          {Fn});
@@ -916,9 +941,22 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
 
 bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete &Type,
                                           ReturnAnalyzer &Analyzer,
-                                          std::vector<FixItHint> &Hints) const {
+                                          std::vector<FixItHint> &Hints,
+                                          const CallExpr **Mismatch) const {
   bool InFile = true;
   for (const CallExpr *Cast : AnyCastsOf.lookup(Fn)) {
+    // A cast of the whole result to a type no return produces threw (or
+    // gave null); without the cast the value would flow on instead.
+    if (Type.Spellable && castsWholeResult(Cast->getArg(0))) {
+      QualType Target = Cast->getType().getNonReferenceType();
+      if (isa<UnaryOperator>(stripTemporaries(Cast->getArg(0))) && Target->isPointerType())
+        Target = Target->getPointeeType();
+      if (Analyzer.spell(Target).Key != Type.Key) {
+        if (Mismatch)
+          *Mismatch = Cast;
+        return false;
+      }
+    }
     Analyzer.Edits.clear();
     // `*std::any_cast<T>(&g)` -> `g`; `std::any_cast<T>(&g)` -> `&g`.
     if (const UnaryOperator *Deref = DereferencedCasts.lookup(Cast))
@@ -1015,8 +1053,10 @@ TypeErasedPullbackCheck::hierarchyOf(const CXXMethodDecl *M, const Concrete &Typ
       }
       Fix.insert(Fix.end(), Summary.Analyzer.Edits.begin(), Summary.Analyzer.Edits.end());
     }
-    // The casts of calls through this member (a base's pure declaration
-    // included: `node->backward(dy)` calls Node::backward).
+  }
+  // The casts of calls through any member (a base's pure declaration
+  // included: `node->backward(dy)` calls Node::backward).
+  for (const CXXMethodDecl *Member : Members) {
     ReturnAnalyzer Callers(Classifier, *Context);
     if (!callerEdits(Member, Type, Callers, Fix)) {
       H.Why = "a caller's use of the result cannot be rewritten";

@@ -52,9 +52,11 @@ private:
   /// The edits that callers of \p Fn need once it returns the concrete
   /// \p Type (casts dropped; `has_value()`, `type()` and
   /// `holds_alternative<T>` answered), appended to \p Hints; false when one
-  /// is written in a macro or cannot be answered.
+  /// is written in a macro or cannot be answered, or when a cast of the
+  /// whole result asks for another type (then \p Mismatch is set to it).
   bool callerEdits(const FunctionDecl *Fn, const Concrete &Type, ReturnAnalyzer &Analyzer,
-                   std::vector<FixItHint> &Hints) const;
+                   std::vector<FixItHint> &Hints,
+                   const CallExpr **Mismatch = nullptr) const;
 
   /// A virtual pullback and the functions it overrides or that override
   /// it, all changed in one fix when every one of them is in this file.
