@@ -382,22 +382,25 @@ const VarDecl *deducedLocal(const Expr *E) {
 }
 
 /// The call an std::any_cast's operand goes back to: `pb(dy)`,
-/// `pb(dy)[0]`, `std::get<0>(pb(dy))`, the address of one of these
-/// (`&g`, the pointer form), or a local whose type is deduced from one.
-const CallExpr *castOperandSource(const Expr *E) {
+/// `pb(dy)[0]`, `std::get<0>(pb(dy))` (not with \p Elements false: then
+/// only the whole result), the address of one of these (`&g`, the pointer
+/// form), or a local whose type is deduced from one.
+const CallExpr *castOperandSource(const Expr *E, bool Elements = true) {
   for (unsigned Depth = 0; E && Depth < 6; ++Depth) {
     E = stripTemporaries(E);
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+    const auto *Call = dyn_cast<CallExpr>(E);
+    bool Element = isa<ArraySubscriptExpr>(E) || (Op && Op->getOperator() == OO_Subscript) ||
+                   (Call && isStdFunction(Call->getDirectCallee(), {"get"}) &&
+                    Call->getNumArgs() == 1);
+    if (Element && !Elements)
+      return nullptr;
     if (const auto *AddrOf = dyn_cast<UnaryOperator>(E);
         AddrOf && AddrOf->getOpcode() == UO_AddrOf) {
       E = AddrOf->getSubExpr();
     } else if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
       E = Subscript->getBase();
-    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
-               Op && Op->getOperator() == OO_Subscript) {
-      E = Op->getArg(0);
-    } else if (const auto *Call = dyn_cast<CallExpr>(E);
-               Call && isStdFunction(Call->getDirectCallee(), {"get"}) &&
-               Call->getNumArgs() == 1) {
+    } else if (Element) {
       E = Call->getArg(0);
     } else if (isa<DeclRefExpr>(E)) {
       const VarDecl *Var = deducedLocal(E);
@@ -407,23 +410,6 @@ const CallExpr *castOperandSource(const Expr *E) {
     }
   }
   return nullptr;
-}
-
-/// Whether a cast's operand is the pullback's whole result: the call, its
-/// address, or a local deduced from it (not an element of it).
-bool castsWholeResult(const Expr *E) {
-  for (unsigned Depth = 0; E && Depth < 6; ++Depth) {
-    E = stripTemporaries(E);
-    if (const auto *AddrOf = dyn_cast<UnaryOperator>(E); AddrOf && AddrOf->getOpcode() == UO_AddrOf)
-      E = AddrOf->getSubExpr();
-    else if (isa<DeclRefExpr>(E))
-      E = deducedLocal(E) ? deducedLocal(E)->getInit() : nullptr;
-    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
-      return Op->getOperator() == OO_Call; // pb(dy), not pb(dy)[0]
-    else
-      return isa<CallExpr>(E) && !isStdFunction(cast<CallExpr>(E)->getDirectCallee(), {"get"});
-  }
-  return false;
 }
 
 /// Whether \p E is a braced list converted to the declared result type
@@ -947,7 +933,7 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
   for (const CallExpr *Cast : AnyCastsOf.lookup(Fn)) {
     // A cast of the whole result to a type no return produces threw (or
     // gave null); without the cast the value would flow on instead.
-    if (Type.Spellable && castsWholeResult(Cast->getArg(0))) {
+    if (Type.Spellable && castOperandSource(Cast->getArg(0), /*Elements=*/false)) {
       QualType Target = Cast->getType().getNonReferenceType();
       if (isa<UnaryOperator>(stripTemporaries(Cast->getArg(0))) && Target->isPointerType())
         Target = Target->getPointeeType();

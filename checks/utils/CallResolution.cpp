@@ -1,6 +1,7 @@
 //===--- CallResolution.cpp - which function each call of a value chooses -===//
 
 #include "utils/CallResolution.h"
+#include "utils/Pullbacks.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -110,10 +111,8 @@ private:
     for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
       E = const_cast<Expr *>(E)->IgnoreUnlessSpelledInSource();
       const auto *Call = dyn_cast<CallExpr>(E);
-      const auto *Callee = Call ? dyn_cast_or_null<FunctionDecl>(Call->getCalleeDecl()) : nullptr;
-      if (!Callee || Call->getNumArgs() != 1 || !Callee->isInStdNamespace() ||
-          !Callee->getIdentifier() ||
-          (Callee->getName() != "move" && Callee->getName() != "forward"))
+      if (!Call || Call->getNumArgs() != 1 ||
+          !isStdFunction(Call->getDirectCallee(), {"move", "forward"}))
         return E;
       E = Call->getArg(0);
     }
@@ -133,9 +132,7 @@ private:
     else if (const auto *Call = dyn_cast<CallExpr>(E)) {
       From = Call->getCalleeDecl();
       // std::get<I>(t) of a watched tuple changes with it.
-      if (const auto *FD = dyn_cast_or_null<FunctionDecl>(From);
-          FD && FD->isInStdNamespace() && FD->getIdentifier() && FD->getName() == "get" &&
-          Call->getNumArgs() == 1)
+      if (Call->getNumArgs() == 1 && isStdFunction(Call->getDirectCallee(), {"get"}))
         return rootsOf(Call->getArg(0));
     }
     if (!From || !isa<VarDecl, BindingDecl, FunctionDecl>(From))

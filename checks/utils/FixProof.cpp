@@ -328,10 +328,8 @@ private:
       ProofDiagnostic D{R.Level, R.ID, R.Message, {}};
       if (!R.File.empty())
         if (FileID File = originalFile(R); File.isValid()) {
-          auto It = Combined.find(File);
-          unsigned Offset = It == Combined.end()
-                                ? R.Offset
-                                : OffsetMap(It->second).original(R.Offset);
+          auto It = Offsets.find(File);
+          unsigned Offset = It == Offsets.end() ? R.Offset : It->second.original(R.Offset);
           if (Offset <= SM.getBufferData(File).size())
             D.Loc = SM.getComposedLoc(File, Offset);
         }
@@ -361,14 +359,16 @@ private:
     std::map<FileID, tooling::Replacements> Files = Combined;
     Files.try_emplace(SM.getMainFileID());
     GivenAsText.clear();
+    Offsets.clear();
     for (const auto &[File, Replacements] : Files) {
       llvm::StringRef Original = SM.getBufferData(File);
       llvm::Expected<std::string> Text =
           tooling::applyAllReplacements(Original, Replacements);
       std::string Name = fileName(File);
-      GivenAsText[Name] = {SM.getFileEntryRefForID(File)->getUniqueID(),
-                           Replacements.empty() ? nullptr
-                                                : std::make_shared<OffsetMap>(Replacements)};
+      const OffsetMap *Map = nullptr;
+      if (!Replacements.empty())
+        Map = &Offsets.try_emplace(File, Replacements).first->second;
+      GivenAsText[Name] = {SM.getFileEntryRefForID(File)->getUniqueID(), Map};
       PPOpts.addRemappedFile(
           Name, llvm::MemoryBuffer::getMemBufferCopy(
                     Text ? *Text : Original.str(), Name)
@@ -458,12 +458,14 @@ private:
     return Site;
   }
 
+  /// How the offsets of each file the last parse edited map back.
+  std::map<FileID, OffsetMap> Offsets;
   /// The files the last parse read from the analysis' text (edited, and the
   /// main file), by name: each one's original file and, when edited, how
   /// its offsets map back.
   struct GivenFile {
     llvm::sys::fs::UniqueID UID;
-    std::shared_ptr<const OffsetMap> Offsets;
+    const OffsetMap *Offsets;
   };
   llvm::StringMap<GivenFile> GivenAsText;
 
@@ -478,7 +480,6 @@ public:
   std::map<SourceSite, CallResolution> PinnedResolved;
 
 private:
-
   Preprocessor &PP;
   ASTContext &Ctx;
   const SourceManager &SM;
@@ -566,14 +567,14 @@ void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
       if (!Other.empty())
         Other.front().CodeToInsert = "gradlint_injected_fault " + Other.front().CodeToInsert;
   }
-  std::vector<SourceSite> Sites;
-  if (!Fix.empty() && !Question)
-    for (const Decl *D : Retyped)
-      if (std::optional<SourceSite> Site = siteOf(D, Context.getSourceManager()))
-        Sites.push_back(*Site);
-  std::vector<std::pair<SourceSite, std::set<SourceSite>>> Calls;
+  // What a fix claims besides compiling, as places in the original files.
   const SourceManager &SM = Context.getSourceManager();
-  if (!Fix.empty() && !Question)
+  std::vector<SourceSite> Sites;
+  std::vector<std::pair<SourceSite, std::set<SourceSite>>> Calls;
+  if (!Fix.empty() && !Question) {
+    for (const Decl *D : Retyped)
+      if (std::optional<SourceSite> Site = siteOf(D, SM))
+        Sites.push_back(*Site);
     for (const ExpectedCall &E : Expected) {
       std::optional<SourceSite> At = siteAt(E.Call->getExprLoc(), SM);
       std::set<SourceSite> Callees;
@@ -583,9 +584,10 @@ void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
       if (At && !Callees.empty())
         Calls.emplace_back(*At, std::move(Callees));
     }
+  }
   llvm::erase_if(Fallbacks, [](const std::vector<FixItHint> &Other) { return Other.empty(); });
   Findings.push_back({std::move(Fix), std::move(Emit), Question, std::move(Sites),
-                      std::move(Calls), std::move(Fallbacks), {}});
+                      std::move(Calls), std::move(Fallbacks), {}, std::nullopt});
 }
 
 void FixProof::leave() {
@@ -737,11 +739,13 @@ void FixProof::prove() {
              {Indices[K]}});
       }
     }
-    // The comparisons first: they say most about a fix.
-    std::stable_partition(Failures.begin(), Failures.end(), [](const Failure &F) {
-      return F.Error.front().ID == 0;
-    });
-    return Failures;
+    // The comparisons (gradlint's words, ID 0) first: they say most about
+    // a fix; each kind in the order found.
+    std::vector<Failure> Ordered, Compiler;
+    for (Failure &F : Failures)
+      (F.Error.front().ID == 0 ? Ordered : Compiler).push_back(std::move(F));
+    std::move(Compiler.begin(), Compiler.end(), std::back_inserter(Ordered));
+    return Ordered;
   };
   auto WithdrawRebound = [&](size_t I, const Failure &F) {
     Withdraw(I, F.Error);

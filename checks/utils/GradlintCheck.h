@@ -50,8 +50,8 @@ protected:
   /// changes the types of \p Retyped; the calls that take their values must
   /// choose the same functions with it, and the calls it rewrites
   /// (\p Expected) the functions they are rewritten for; \p Fallbacks are
-  /// tried in turn when the fix is withdrawn (see FixProof::add). Without a preprocessor to prove with, the finding is
-  /// emitted at once, unproved.
+  /// tried in turn when the fix is withdrawn (see FixProof::add). Without a
+  /// preprocessor to prove with, the finding is emitted at once, unproved.
   void report(ASTContext &Ctx, std::vector<FixItHint> Fix,
               FixProof::Emitter Emit, llvm::ArrayRef<const Decl *> Retyped = {},
               llvm::ArrayRef<ExpectedCall> Expected = {},
