@@ -845,10 +845,36 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
 
   // One concrete type: declare it, unwrap the conversions, drop the casts.
   const Concrete &Type = Distinct.front().Type;
+  // A virtual function's result type changes with every override's: the
+  // hierarchy works out its own edits, this function's among them.
+  if (!Lambda && isVirtualMethod(Fn)) {
+    // The whole hierarchy in one edit, reported once (at the first of its
+    // functions), when every override is in this file.
+    const Hierarchy &H = hierarchyOf(cast<CXXMethodDecl>(Fn), Type);
+    if (!H.Fix.empty() && H.Leader != Fn->getCanonicalDecl())
+      return; // reported with the hierarchy's first function
+    report(*Context, H.Fix,
+           [this, Report, Loc, Fn, H](llvm::ArrayRef<FixItHint> Proved,
+                                      const ProofOutcome &Proof) {
+             Report() << Proved;
+             if (H.Fix.empty()) {
+               noteVirtual(Loc, Fn);
+               if (!H.Why.empty())
+                 diag(Loc, "%0", DiagnosticIDs::Note) << H.Why;
+             }
+             for (const Decl *Member : H.Members)
+               if (Member != Fn->getCanonicalDecl())
+                 diag(cast<FunctionDecl>(Member)->getLocation(),
+                      "'%0' is in the same hierarchy; the fix changes its result type too",
+                      DiagnosticIDs::Note)
+                     << cast<FunctionDecl>(Member)->getQualifiedNameAsString();
+             noteWithdrawn(Loc, Proof);
+           },
+           H.Members);
+    return;
+  }
   std::vector<FixItHint> Hints = Analyzer.Edits;
   bool CanFix = !Analyzer.EditsInMacro;
-  // A virtual function's result type changes with every override's.
-  bool Virtual = !Lambda && isVirtualMethod(Fn);
   const LangOptions &LO = getLangOpts();
   if (Lambda) {
     if (Lambda->hasExplicitResultType()) {
@@ -884,32 +910,6 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
   CanFix &= callerEdits(Fn, Type, Analyzer, Hints, &WrongCast);
   if (!CanFix)
     Hints.clear();
-  if (Virtual) {
-    // The whole hierarchy in one edit, reported once (at the first of its
-    // functions), when every override is in this file.
-    const Hierarchy &H = hierarchyOf(cast<CXXMethodDecl>(Fn), Type);
-    if (!H.Fix.empty() && H.Leader != Fn->getCanonicalDecl())
-      return; // reported with the hierarchy's first function
-    report(*Context, H.Fix,
-           [this, Report, Loc, Fn, H](llvm::ArrayRef<FixItHint> Proved,
-                                      const ProofOutcome &Proof) {
-             Report() << Proved;
-             if (H.Fix.empty()) {
-               noteVirtual(Loc, Fn);
-               if (!H.Why.empty())
-                 diag(Loc, "%0", DiagnosticIDs::Note) << H.Why;
-             }
-             for (const Decl *Member : H.Members)
-               if (Member != Fn->getCanonicalDecl())
-                 diag(cast<FunctionDecl>(Member)->getLocation(),
-                      "'%0' is in the same hierarchy; the fix changes its result type too",
-                      DiagnosticIDs::Note)
-                     << cast<FunctionDecl>(Member)->getQualifiedNameAsString();
-             noteWithdrawn(Loc, Proof);
-           },
-           H.Members);
-    return;
-  }
   report(*Context, std::move(Hints),
          [this, Report, Loc, WrongCast,
           Spelling = Type.Spelling](llvm::ArrayRef<FixItHint> Proved, const ProofOutcome &Proof) {
