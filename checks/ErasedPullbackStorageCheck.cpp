@@ -241,7 +241,7 @@ void ErasedPullbackStorageCheck::checkLocal(const VarDecl *Var,
              noteSignature(Lambda, Var->getType(), *Differs);
            noteWithdrawn(Var->getLocation(), Proof);
          },
-         {Var});
+         FixClaims::retyping(Var));
 }
 
 void ErasedPullbackStorageCheck::noteSignature(const LambdaExpr *Lambda, QualType Wrapper,
@@ -332,7 +332,7 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
            Report() << Hints;
            noteWithdrawn(Fn->getLocation(), Proof);
          },
-         {Fn});
+         FixClaims::retyping(Fn));
 }
 
 void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) {
@@ -510,7 +510,7 @@ void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) 
              Reason();
            noteWithdrawn(Fn->getLocation(), Proof);
          },
-         {Fn});
+         FixClaims::retyping(Fn));
 }
 
 } // namespace clang::tidy::gradlint

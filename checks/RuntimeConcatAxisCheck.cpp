@@ -410,9 +410,10 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
     std::vector<std::vector<FixItHint>> Fallbacks;
     if (!sameEdits(Qualified, Rewrite))
       Fallbacks.push_back(std::move(Qualified));
-    report(Ctx, std::move(Rewrite), Emit, {},
-           {{Call, std::vector<const Decl *>(Form->Overloads.begin(), Form->Overloads.end())}},
-           std::move(Fallbacks));
+    FixClaims Claims;
+    Claims.Calls.push_back(
+        {Call, std::vector<const Decl *>(Form->Overloads.begin(), Form->Overloads.end())});
+    report(Ctx, std::move(Rewrite), Emit, Claims, std::move(Fallbacks));
   }
   else if (F.Provenance.movable())
     report(Ctx, {}, Emit); // a hidden friend before C++20: nothing to ask

@@ -382,10 +382,9 @@ const VarDecl *deducedLocal(const Expr *E) {
 }
 
 /// The call an std::any_cast's operand goes back to: `pb(dy)`,
-/// `pb(dy)[0]`, `std::get<0>(pb(dy))` (not with \p Elements false: then
-/// only the whole result), the address of one of these (`&g`, the pointer
-/// form), or a local whose type is deduced from one.
-const CallExpr *castOperandSource(const Expr *E, bool Elements = true) {
+/// `pb(dy)[0]`, `std::get<0>(pb(dy))`, the address of one of these (`&g`,
+/// the pointer form), or a local whose type is deduced from one.
+const CallExpr *castOperandSource(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < 6; ++Depth) {
     E = stripTemporaries(E);
     const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
@@ -393,8 +392,6 @@ const CallExpr *castOperandSource(const Expr *E, bool Elements = true) {
     bool Element = isa<ArraySubscriptExpr>(E) || (Op && Op->getOperator() == OO_Subscript) ||
                    (Call && isStdFunction(Call->getDirectCallee(), {"get"}) &&
                     Call->getNumArgs() == 1);
-    if (Element && !Elements)
-      return nullptr;
     if (const auto *AddrOf = dyn_cast<UnaryOperator>(E);
         AddrOf && AddrOf->getOpcode() == UO_AddrOf) {
       E = AddrOf->getSubExpr();
@@ -870,7 +867,7 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
                      << cast<FunctionDecl>(Member)->getQualifiedNameAsString();
              noteWithdrawn(Loc, Proof);
            },
-           H.Members);
+           H.Claims);
     return;
   }
   std::vector<FixItHint> Hints = Analyzer.Edits;
@@ -906,49 +903,37 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
         Hints.push_back(FixItHint::CreateReplacement(Range, "auto"));
     }
   }
-  const CallExpr *WrongCast = nullptr;
-  CanFix &= callerEdits(Fn, Type, Analyzer, Hints, &WrongCast);
+  FixClaims Claims = FixClaims::retyping(Fn);
+  CanFix &= callerEdits(Fn, Type, Analyzer, Hints, Claims.Types);
   if (!CanFix)
     Hints.clear();
   report(*Context, std::move(Hints),
-         [this, Report, Loc, WrongCast,
-          Spelling = Type.Spelling](llvm::ArrayRef<FixItHint> Proved, const ProofOutcome &Proof) {
+         [this, Report, Loc](llvm::ArrayRef<FixItHint> Proved, const ProofOutcome &Proof) {
            Report() << Proved;
-           if (WrongCast)
-             diag(WrongCast->getBeginLoc(),
-                  "no fix: this cast asks for %0, which no return produces ('%1'); "
-                  "it fails now, and without it the value would flow on",
-                  DiagnosticIDs::Note)
-                 << WrongCast->getType().getNonReferenceType() << Spelling;
            noteWithdrawn(Loc, Proof);
          },
-         {Fn});
+         Claims);
 }
 
 bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete &Type,
                                           ReturnAnalyzer &Analyzer,
                                           std::vector<FixItHint> &Hints,
-                                          const CallExpr **Mismatch) const {
+                                          std::vector<ExpectedType> &Kept) const {
   bool InFile = true;
   for (const CallExpr *Cast : AnyCastsOf.lookup(Fn)) {
-    // A cast of the whole result to a type no return produces threw (or
-    // gave null); without the cast the value would flow on instead.
-    if (Type.Spellable && castOperandSource(Cast->getArg(0), /*Elements=*/false)) {
-      QualType Target = Cast->getType().getNonReferenceType();
-      if (isa<UnaryOperator>(stripTemporaries(Cast->getArg(0))) && Target->isPointerType())
-        Target = Target->getPointeeType();
-      if (Analyzer.spell(Target).Key != Type.Key) {
-        if (Mismatch)
-          *Mismatch = Cast;
-        return false;
-      }
-    }
+    // What the cast keeps must have the type it asks for (the proof
+    // compares): a cast to another type fails today (throws, or gives
+    // null), and without it the value would flow on.
     Analyzer.Edits.clear();
     // `*std::any_cast<T>(&g)` -> `g`; `std::any_cast<T>(&g)` -> `&g`.
-    if (const UnaryOperator *Deref = DereferencedCasts.lookup(Cast))
-      Analyzer.unwrap(Deref, cast<UnaryOperator>(stripTemporaries(Cast->getArg(0)))->getSubExpr());
-    else
+    if (const UnaryOperator *Deref = DereferencedCasts.lookup(Cast)) {
+      const Expr *Held = cast<UnaryOperator>(stripTemporaries(Cast->getArg(0)))->getSubExpr();
+      Analyzer.unwrap(Deref, Held);
+      Kept.push_back({Held, Deref->getType()});
+    } else {
       Analyzer.unwrap(Cast, Cast->getArg(0));
+      Kept.push_back({Cast->getArg(0), Cast->getType()});
+    }
     InFile &= !Analyzer.EditsInMacro;
     Hints.insert(Hints.end(), Analyzer.Edits.begin(), Analyzer.Edits.end());
   }
@@ -1044,7 +1029,7 @@ TypeErasedPullbackCheck::hierarchyOf(const CXXMethodDecl *M, const Concrete &Typ
   // included: `node->backward(dy)` calls Node::backward).
   for (const CXXMethodDecl *Member : Members) {
     ReturnAnalyzer Callers(Classifier, *Context);
-    if (!callerEdits(Member, Type, Callers, Fix)) {
+    if (!callerEdits(Member, Type, Callers, Fix, H.Claims.Types)) {
       H.Why = "a caller's use of the result cannot be rewritten";
       return H;
     }
@@ -1061,6 +1046,7 @@ TypeErasedPullbackCheck::hierarchyOf(const CXXMethodDecl *M, const Concrete &Typ
     }
   H.Fix = std::move(Fix);
   H.Members.assign(Members.begin(), Members.end());
+  H.Claims.Retyped = H.Members;
   return H;
 }
 

@@ -52,11 +52,12 @@ private:
   /// The edits that callers of \p Fn need once it returns the concrete
   /// \p Type (casts dropped; `has_value()`, `type()` and
   /// `holds_alternative<T>` answered), appended to \p Hints; false when one
-  /// is written in a macro or cannot be answered, or when a cast of the
-  /// whole result asks for another type (then \p Mismatch is set to it).
+  /// is written in a macro or cannot be answered. What each dropped cast
+  /// keeps, and the type the cast asks for, is added to \p Kept: the proof
+  /// holds the fix to it (a cast to a type the value does not have fails
+  /// today; without it the value would flow on).
   bool callerEdits(const FunctionDecl *Fn, const Concrete &Type, ReturnAnalyzer &Analyzer,
-                   std::vector<FixItHint> &Hints,
-                   const CallExpr **Mismatch = nullptr) const;
+                   std::vector<FixItHint> &Hints, std::vector<ExpectedType> &Kept) const;
 
   /// A virtual pullback and the functions it overrides or that override
   /// it, all changed in one fix when every one of them is in this file.
@@ -69,6 +70,9 @@ private:
     std::vector<FixItHint> Fix;
     std::string Why;
     std::vector<const Decl *> Members;
+    /// What the fix must hold to: the members' results change, and the
+    /// casts dropped keep values of the concrete types.
+    FixClaims Claims;
   };
   /// The hierarchy of \p M, whose returns produce the concrete \p Type.
   const Hierarchy &hierarchyOf(const CXXMethodDecl *M, const Concrete &Type);

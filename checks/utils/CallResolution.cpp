@@ -39,11 +39,13 @@ std::string siteText(const std::optional<SourceSite> &Site) {
 /// Walks user code for calls that take a watched value.
 class Resolver : public RecursiveASTVisitor<Resolver> {
 public:
-  Resolver(const std::set<SourceSite> &Watched, const std::set<SourceSite> &Pinned,
-           SiteMapper Map)
-      : Pinned(Pinned), Map(Map) {
+  Resolver(const ASTContext &Ctx, const std::set<SourceSite> &Watched,
+           const std::set<SourceSite> &Pinned, SiteMapper Map, const std::set<ExprSite> &Typed)
+      : Ctx(Ctx), Pinned(Pinned), Typed(Typed), Map(Map) {
     for (const SourceSite &Site : Watched)
       Roots[Site] = {Site};
+    for (const ExprSite &Site : Typed)
+      TypedBegins.insert(Site.Begin);
   }
 
   bool shouldVisitTemplateInstantiations() const { return true; }
@@ -84,6 +86,25 @@ public:
     if (!Pinned.empty())
       if (std::optional<SourceSite> At = Map(Call->getExprLoc()); At && Pinned.count(*At))
         addCallee(Result.Pinned[*At], Call->getCalleeDecl());
+    return true;
+  }
+
+  bool VisitExpr(Expr *E) {
+    // Each expression whose first token is asked for (most are not: the
+    // end is mapped only then).
+    if (TypedBegins.empty() || E->isTypeDependent() || isa<ImplicitCastExpr, FullExpr>(E))
+      return true;
+    std::optional<SourceSite> Begin = Map(E->getBeginLoc());
+    if (!Begin || !TypedBegins.count(*Begin))
+      return true;
+    std::optional<SourceSite> End = Map(E->getEndLoc());
+    if (!End || !(End->File == Begin->File) || !Typed.count({*Begin, End->Offset}))
+      return true;
+    QualType Type = E->IgnoreUnlessSpelledInSource()->getType();
+    Result.Types[{*Begin, End->Offset}].emplace(
+        valueTypeIdentity(Type, Ctx),
+        Type.getNonReferenceType().getCanonicalType().getUnqualifiedType().getAsString(
+            Ctx.getPrintingPolicy()));
     return true;
   }
 
@@ -219,7 +240,10 @@ private:
     Resolution.Callees.emplace(Identity, CallResolution::Callee{Name, Site});
   }
 
+  const ASTContext &Ctx;
   const std::set<SourceSite> &Pinned;
+  const std::set<ExprSite> &Typed;
+  std::set<SourceSite> TypedBegins;
   SiteMapper Map;
   /// Each watched or derived declaration, with the watched ones it comes from.
   std::map<SourceSite, std::set<SourceSite>> Roots;
@@ -242,9 +266,20 @@ std::optional<SourceSite> siteAt(SourceLocation Loc, const SourceManager &SM) {
   return SourceSite{Entry->getUniqueID(), SM.getFileOffset(Loc)};
 }
 
+std::string valueTypeIdentity(QualType Type, const ASTContext &Ctx) {
+  Type = Type.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  std::string Suffix;
+  if (const auto *Pointer = Type->getAs<PointerType>()) {
+    Type = Pointer->getPointeeType().getUnqualifiedType();
+    Suffix = " *";
+  }
+  return Type.getAsString(Ctx.getPrintingPolicy()) + Suffix;
+}
+
 ResolvedCalls resolveCalls(ASTContext &Ctx, const std::set<SourceSite> &Watched,
-                           const std::set<SourceSite> &Pinned, SiteMapper Map) {
-  Resolver R(Watched, Pinned, Map);
+                           const std::set<SourceSite> &Pinned, SiteMapper Map,
+                           const std::set<ExprSite> &Typed) {
+  Resolver R(Ctx, Watched, Pinned, Map, Typed);
   const SourceManager &SM = Ctx.getSourceManager();
   // Declarations already in the AST only: clangd's preamble stays unread.
   for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls()) {

@@ -10,6 +10,11 @@
 // function every call taking such a value resolves to, and withdraws a fix
 // under which one of them differs.
 //
+// A fix that removes a cast out of an erased type (`std::any_cast<T>(e)` ->
+// `e`) claims that `e` now has the type the cast asked for; otherwise the
+// cast fails today and the value would flow on as another type. The same
+// walk records the type of such an expression in the proving parse.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef GRADLINT_CHECKS_UTILS_CALLRESOLUTION_H
@@ -81,6 +86,22 @@ struct CallResolution {
   bool ConvertsToOwnClass = false;
 };
 
+/// An expression by where it is written: its first token, and the offset
+/// of its last.
+struct ExprSite {
+  SourceSite Begin;
+  unsigned End = 0;
+  friend bool operator<(const ExprSite &A, const ExprSite &B) {
+    return std::tie(A.Begin, A.End) < std::tie(B.Begin, B.End);
+  }
+};
+
+/// The type of a value as a cast out of an erased type gives it, for
+/// comparing across parses: without references, cv-qualifiers and sugar
+/// (a pointer's pointee without its own cv-qualifiers: the pointer form of
+/// std::any_cast).
+std::string valueTypeIdentity(QualType Type, const ASTContext &Ctx);
+
 /// What resolveCalls finds.
 struct ResolvedCalls {
   /// The calls that take a watched value, by where they are written.
@@ -88,6 +109,10 @@ struct ResolvedCalls {
   /// The calls asked for by place (where the callee's name is), whatever
   /// they take.
   std::map<SourceSite, CallResolution> Pinned;
+  /// The types the expressions asked for by place have (one per
+  /// instantiation of a template they are in): each identity
+  /// (valueTypeIdentity), with the type as clang prints it.
+  std::map<ExprSite, std::map<std::string, std::string>> Types;
 };
 
 /// Finds, in the user code of \p Ctx (declarations outside system headers
@@ -96,10 +121,14 @@ struct ResolvedCalls {
 /// \p Watched declarations (a variable, a function's result, and the
 /// locals and structured bindings whose types are deduced from those), and
 /// what each resolves to; and what the calls named by the place of their
-/// callee's name in \p Pinned resolve to. Locations are mapped with \p Map;
-/// a call that does not resolve (an error) has no callee.
+/// callee's name in \p Pinned resolve to; and the types of the expressions
+/// written at the places in \p Typed (looking through what is not written:
+/// conversions, temporaries, a converting constructor). Locations are
+/// mapped with \p Map; a call that does not resolve (an error) has no
+/// callee.
 ResolvedCalls resolveCalls(ASTContext &Ctx, const std::set<SourceSite> &Watched,
-                           const std::set<SourceSite> &Pinned, SiteMapper Map);
+                           const std::set<SourceSite> &Pinned, SiteMapper Map,
+                           const std::set<ExprSite> &Typed = {});
 
 } // namespace clang::tidy::gradlint
 

@@ -83,7 +83,9 @@ struct Edit {
 };
 
 /// Maps offsets in the text that a file's replacements produced back to the
-/// original text: an offset in inserted text maps to the start of its edit.
+/// original text: an offset in inserted text maps to the start of its edit;
+/// text the edits kept maps to itself (the first token after a removal too:
+/// `e` of a removed `std::any_cast<T>(e)`).
 /// Built once per parse; each lookup is a binary search (a file with
 /// thousands of fixes maps every call the proof compares).
 class OffsetMap {
@@ -113,7 +115,7 @@ public:
     while (First != Edits.begin() && std::prev(First)->NewBegin == (End - 1)->NewBegin)
       --First;
     for (auto It = First; It != End; ++It)
-      if (Offset < It->NewEnd || (It->NewEnd == It->NewBegin && Offset == It->NewBegin))
+      if (Offset < It->NewEnd)
         return It->Original;
     long Delta = End == Edits.end() ? After : End->DeltaBefore;
     return static_cast<unsigned>(Offset - Delta);
@@ -243,6 +245,15 @@ public:
                                        const SourceSite &Expected) const {
     return "with it, the call at " + place(At, true) + " would call " + names(Now) +
            ", not the compile-time form it is rewritten for (" + place(Expected, false) + ")";
+  }
+
+  /// Why a fix is withdrawn that keeps \p Text at \p At from a removed
+  /// cast to \p Expected, where with the fix it has type \p Now.
+  std::string describeKeptType(const ExprSite &At, llvm::StringRef Text, llvm::StringRef Now,
+                               llvm::StringRef Expected) const {
+    return "with it, '" + Text.str() + "' at " + place(At.Begin, true) + " would be '" +
+           Now.str() + "' where the cast removed from it asks for '" + Expected.str() +
+           "': the cast fails now, and without it the value would flow on";
   }
 
 private:
@@ -403,6 +414,7 @@ private:
 #endif
     Resolved.clear();
     PinnedResolved.clear();
+    TypesFound.clear();
     ResolvingAction Action(*this);
     Compiler.ExecuteAction(Action);
     return std::move(Capture.Diagnostics);
@@ -420,15 +432,15 @@ private:
         Prover &P;
         explicit Consumer(Prover &P) : P(P) {}
         void HandleTranslationUnit(ASTContext &Parsed) override {
-          if (P.Watched.empty() && P.Pinned.empty())
+          if (P.Watched.empty() && P.Pinned.empty() && P.Typed.empty())
             return;
           const SourceManager &ParsedSM = Parsed.getSourceManager();
-          ResolvedCalls Found =
-              resolveCalls(Parsed, P.Watched, P.Pinned, [&](SourceLocation Loc) {
-                return P.originalSite(ParsedSM, Loc);
-              });
+          ResolvedCalls Found = resolveCalls(
+              Parsed, P.Watched, P.Pinned,
+              [&](SourceLocation Loc) { return P.originalSite(ParsedSM, Loc); }, P.Typed);
           P.Resolved = std::move(Found.Calls);
           P.PinnedResolved = std::move(Found.Pinned);
+          P.TypesFound = std::move(Found.Types);
         }
       };
       return std::make_unique<Consumer>(P);
@@ -478,6 +490,10 @@ public:
   /// and what they resolved to in the last parse.
   std::set<SourceSite> Pinned;
   std::map<SourceSite, CallResolution> PinnedResolved;
+  /// The expressions kept from removed casts, and the types they had in the
+  /// last parse.
+  std::set<ExprSite> Typed;
+  std::map<ExprSite, std::map<std::string, std::string>> TypesFound;
 
 private:
   Preprocessor &PP;
@@ -556,8 +572,7 @@ void FixProof::release(FixProof *Proof) {
 }
 
 void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
-                   Emitter Emit, bool Question, llvm::ArrayRef<const Decl *> Retyped,
-                   llvm::ArrayRef<ExpectedCall> Expected,
+                   Emitter Emit, bool Question, const FixClaims &Claims,
                    std::vector<std::vector<FixItHint>> Fallbacks) {
   Ctx = &Context;
   if (!Question && faultInjected()) { // tests: a broken fix, every way
@@ -571,11 +586,30 @@ void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
   const SourceManager &SM = Context.getSourceManager();
   std::vector<SourceSite> Sites;
   std::vector<std::pair<SourceSite, std::set<SourceSite>>> Calls;
+  std::vector<Finding::KeptValue> Kept;
   if (!Fix.empty() && !Question) {
-    for (const Decl *D : Retyped)
+    for (const Decl *D : Claims.Retyped)
       if (std::optional<SourceSite> Site = siteOf(D, SM))
         Sites.push_back(*Site);
-    for (const ExpectedCall &E : Expected) {
+    for (const ExpectedType &E : Claims.Types) {
+      // A type that depends on a template's parameters is compared in
+      // the instantiations only: nothing to compare it with here.
+      if (E.Type->isDependentType())
+        continue;
+      std::optional<SourceSite> Begin = siteAt(E.Kept->getBeginLoc(), SM);
+      std::optional<SourceSite> End = siteAt(E.Kept->getEndLoc(), SM);
+      if (!Begin || !End || !(Begin->File == End->File))
+        continue;
+      QualType Shown = E.Type.getNonReferenceType().getUnqualifiedType();
+      Kept.push_back({{*Begin, End->Offset},
+                      Lexer::getSourceText(CharSourceRange::getTokenRange(
+                                               E.Kept->getSourceRange()),
+                                           SM, Context.getLangOpts())
+                          .str(),
+                      valueTypeIdentity(E.Type, Context),
+                      Shown.getAsString(Context.getPrintingPolicy())});
+    }
+    for (const ExpectedCall &E : Claims.Calls) {
       std::optional<SourceSite> At = siteAt(E.Call->getExprLoc(), SM);
       std::set<SourceSite> Callees;
       for (const Decl *D : E.Callees)
@@ -587,7 +621,8 @@ void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
   }
   llvm::erase_if(Fallbacks, [](const std::vector<FixItHint> &Other) { return Other.empty(); });
   Findings.push_back({std::move(Fix), std::move(Emit), Question, std::move(Sites),
-                      std::move(Calls), std::move(Fallbacks), {}, std::nullopt});
+                      std::move(Calls), std::move(Kept), std::move(Fallbacks), {},
+                      std::nullopt});
 }
 
 void FixProof::leave() {
@@ -640,6 +675,8 @@ void FixProof::prove() {
     P.Watched.insert(Findings[I].Retyped.begin(), Findings[I].Retyped.end());
     for (const auto &[At, Callees] : Findings[I].Expected)
       P.Pinned.insert(At);
+    for (const Finding::KeptValue &Value : Findings[I].Kept)
+      P.Typed.insert(Value.At);
   }
   std::map<CallKey, CallResolution> Before;
   if (!P.Watched.empty()) {
@@ -666,6 +703,8 @@ void FixProof::prove() {
   struct Failure {
     std::vector<ProofDiagnostic> Error;
     std::vector<size_t> Owners;
+    /// A kept value of another type, not a call resolved otherwise.
+    bool KeptType = false;
   };
   // The errors of a parse with the fixes \p Indices applied, less the
   // baseline's, then the calls it resolves otherwise.
@@ -739,6 +778,28 @@ void FixProof::prove() {
              {Indices[K]}});
       }
     }
+    // A value kept from a removed cast that has another type than the cast
+    // asked for (an element of another type, another alternative): the
+    // cast fails today; without it the value would flow on.
+    for (size_t K = 0; K < Indices.size(); ++K) {
+      if (Conflicting && llvm::is_contained(*Conflicting, K))
+        continue;
+      for (const Finding::KeptValue &Value : Findings[Indices[K]].Kept) {
+        auto It = P.TypesFound.find(Value.At);
+        if (It == P.TypesFound.end())
+          continue; // not parsed as an expression: the compiler's errors say why
+        for (const auto &[Identity, Shown] : It->second)
+          if (Identity != Value.Identity) {
+            Failures.push_back(
+                {{{DiagnosticsEngine::Error, 0,
+                   P.describeKeptType(Value.At, Value.Text, Shown, Value.Shown),
+                   P.locationOf(Value.At.Begin)}},
+                 {Indices[K]},
+                 /*KeptType=*/true});
+            break;
+          }
+      }
+    }
     // The comparisons (gradlint's words, ID 0) first: they say most about
     // a fix; each kind in the order found.
     std::vector<Failure> Ordered, Compiler;
@@ -749,7 +810,7 @@ void FixProof::prove() {
   };
   auto WithdrawRebound = [&](size_t I, const Failure &F) {
     Withdraw(I, F.Error);
-    Findings[I].Outcome.CallsRebound = true;
+    Findings[I].Outcome.CallsRebound |= !F.KeptType;
   };
 
   // A withdrawn fix with another way to write it (a qualified name where

@@ -9,9 +9,11 @@
 // together and each finding is emitted with its fix (proved) or without it
 // (withdrawn, with the compiler's first error for a note).
 //
-// A fix that retypes a value (FixProof::add's Retyped) is also held to the
-// calls that take the value: each must resolve to the same function with the
-// fix as without it (CallResolution.h), or the fix is withdrawn.
+// A fix is also held to what it claims besides compiling (FixClaims): the
+// calls that take a value it retypes must resolve to the same function with
+// the fix as without it (CallResolution.h); a call it rewrites must call what
+// it was rewritten for; an expression it keeps from a cast it removes must
+// have the type the cast asked for. Otherwise the fix is withdrawn.
 //
 // Because the proof runs inside the check library, the gradlint command, the
 // plugin in a stock clang-tidy and gradlint-clangd give the same answers.
@@ -57,6 +59,34 @@ struct ExpectedCall {
   std::vector<const Decl *> Callees;
 };
 
+/// An expression a fix keeps from a cast it removes (`e` of
+/// `std::any_cast<T>(e)`, `std::get<T>(e)`), and the type the cast gives
+/// (`T`): with the fix, the expression must have that type, or the cast,
+/// which fails today, would let a value of another type flow on.
+struct ExpectedType {
+  const Expr *Kept;
+  QualType Type;
+};
+
+/// What a fix claims besides compiling.
+struct FixClaims {
+  /// The declarations whose type the fix changes (a variable, a function's
+  /// result): every call that takes one of their values must resolve, with
+  /// the fix, to the function it resolves to now (see CallResolution.h).
+  std::vector<const Decl *> Retyped;
+  /// The calls the fix rewrites, and the functions each must call.
+  std::vector<ExpectedCall> Calls;
+  /// The expressions kept from the casts the fix removes.
+  std::vector<ExpectedType> Types;
+
+  /// The claims of a fix that retypes \p D.
+  static FixClaims retyping(const Decl *D) {
+    FixClaims Claims;
+    Claims.Retyped.push_back(D);
+    return Claims;
+  }
+};
+
 /// What the proof says about one finding.
 struct ProofOutcome {
   /// Whether the finding had a fix to prove.
@@ -97,13 +127,11 @@ public:
   /// \p Question is an edit that is never offered, only compiled to learn
   /// whether the compiler accepts it: it must add a declaration nothing else
   /// uses, so that its errors cannot hide or cause any other (the proof then
-  /// needs no second parse for it). \p Retyped are the declarations whose
-  /// type the fix changes (a variable, a function's result): every call
-  /// that takes one of their values must resolve, with the fix, to the
-  /// function it resolves to now (see CallResolution.h).
+  /// needs no second parse for it). \p Claims are what the fix must hold to
+  /// besides compiling. \p Fallbacks are other ways to write the fix, held
+  /// to the same claims and tried in turn when it is withdrawn.
   void add(ASTContext &Ctx, std::vector<FixItHint> Fix, Emitter Emit,
-           bool Question = false, llvm::ArrayRef<const Decl *> Retyped = {},
-           llvm::ArrayRef<ExpectedCall> Expected = {},
+           bool Question = false, const FixClaims &Claims = {},
            std::vector<std::vector<FixItHint>> Fallbacks = {});
 
   /// One check has finished the translation unit; the last one proves the
@@ -120,6 +148,13 @@ private:
     /// Where the rewritten calls name their callee, and where the
     /// functions they may call are declared.
     std::vector<std::pair<SourceSite, std::set<SourceSite>>> Expected;
+    /// The expressions kept from removed casts: where, their text, and the
+    /// type each must have (valueTypeIdentity, and as the user reads it).
+    struct KeptValue {
+      ExprSite At;
+      std::string Text, Identity, Shown;
+    };
+    std::vector<KeptValue> Kept;
     std::vector<std::vector<FixItHint>> Fallbacks;
     ProofOutcome Outcome;
     /// The outcome of the fix as first written, once a fallback is tried.

@@ -47,18 +47,15 @@ protected:
 
   /// Emits a finding through \p Emit once its fix \p Fix is proved: Emit
   /// gets the fix (empty when withdrawn) and the proof's outcome. The fix
-  /// changes the types of \p Retyped; the calls that take their values must
-  /// choose the same functions with it, and the calls it rewrites
-  /// (\p Expected) the functions they are rewritten for; \p Fallbacks are
-  /// tried in turn when the fix is withdrawn (see FixProof::add). Without a
-  /// preprocessor to prove with, the finding is emitted at once, unproved.
+  /// must hold to \p Claims besides compiling; \p Fallbacks are tried in
+  /// turn when it is withdrawn (see FixProof::add). Without a preprocessor
+  /// to prove with, the finding is emitted at once, unproved.
   void report(ASTContext &Ctx, std::vector<FixItHint> Fix,
-              FixProof::Emitter Emit, llvm::ArrayRef<const Decl *> Retyped = {},
-              llvm::ArrayRef<ExpectedCall> Expected = {},
+              FixProof::Emitter Emit, const FixClaims &Claims = {},
               std::vector<std::vector<FixItHint>> Fallbacks = {}) {
     if (Proof && !Left)
-      Proof->add(Ctx, std::move(Fix), std::move(Emit), /*Question=*/false, Retyped,
-                 Expected, std::move(Fallbacks));
+      Proof->add(Ctx, std::move(Fix), std::move(Emit), /*Question=*/false, Claims,
+                 std::move(Fallbacks));
     else
       Emit(Fix, ProofOutcome{!Fix.empty(), true, {}});
   }
