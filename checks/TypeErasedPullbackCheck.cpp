@@ -771,6 +771,13 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
   std::optional<QualType> Erased = Classifier.findErased(Result);
   if (!Erased)
     return;
+  // A result that erases only callables (`std::function<void()>`, a vector
+  // of them) holds pullbacks, not gradients: a getter of a stored one
+  // (`getBackward()`), a factory whose closures differ. How pullbacks are
+  // stored is gradlint-erased-pullback-storage's concern, and it stays
+  // silent where the erasure is needed.
+  if (Classifier.erasesOnlyCallables(Result))
+    return;
 
   const SourceManager &SM = Context->getSourceManager();
   SourceLocation Loc = Lambda ? Lambda->getBeginLoc() : Fn->getLocation();

@@ -70,26 +70,67 @@ bool ErasedTypeClassifier::isErased(QualType T) const {
   return false;
 }
 
-std::optional<QualType> ErasedTypeClassifier::findErased(QualType T) const {
+bool ErasedTypeClassifier::forEachErased(QualType T,
+                                         llvm::function_ref<bool(QualType)> Visit) const {
   if (isErased(T))
-    return T.getNonReferenceType().getUnqualifiedType();
+    return Visit(T.getNonReferenceType().getUnqualifiedType());
   if (containerKind(T) == ContainerKind::None)
-    return std::nullopt;
+    return true;
   const TemplateArgumentList *Args = templateArguments(T);
   if (!Args)
-    return std::nullopt;
+    return true;
   for (const TemplateArgument &Arg : Args->asArray()) {
     if (Arg.getKind() == TemplateArgument::Type) {
-      if (auto Found = findErased(Arg.getAsType()))
-        return Found;
+      if (!forEachErased(Arg.getAsType(), Visit))
+        return false;
     } else if (Arg.getKind() == TemplateArgument::Pack) {
       for (const TemplateArgument &Element : Arg.pack_elements())
-        if (Element.getKind() == TemplateArgument::Type)
-          if (auto Found = findErased(Element.getAsType()))
-            return Found;
+        if (Element.getKind() == TemplateArgument::Type &&
+            !forEachErased(Element.getAsType(), Visit))
+          return false;
     }
   }
-  return std::nullopt;
+  return true;
+}
+
+std::optional<QualType> ErasedTypeClassifier::findErased(QualType T) const {
+  std::optional<QualType> Found;
+  forEachErased(T, [&](QualType Erased) {
+    Found = Erased;
+    return false;
+  });
+  return Found;
+}
+
+/// Whether \p T is a class with a call operator (asked of the template or
+/// partial specialization a specialization that is not instantiated comes
+/// from).
+static bool isCallableClass(QualType T) {
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD)
+    return false;
+  if (!RD->hasDefinition())
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD)) {
+      auto From = Spec->getSpecializedTemplateOrPartial();
+      if (auto *Partial = dyn_cast<ClassTemplatePartialSpecializationDecl *>(From))
+        RD = Partial;
+      else
+        RD = cast<ClassTemplateDecl *>(From)->getTemplatedDecl();
+    }
+  if (!RD->hasDefinition())
+    return false;
+  RD = RD->getDefinition();
+  DeclarationName Call = RD->getASTContext().DeclarationNames.getCXXOperatorName(OO_Call);
+  return !RD->lookup(Call).empty();
+}
+
+bool ErasedTypeClassifier::erasesOnlyCallables(QualType T) const {
+  bool Any = false;
+  bool All = forEachErased(T, [&](QualType Erased) {
+    Any = true;
+    return isCallableClass(Erased);
+  });
+  return Any && All;
 }
 
 } // namespace clang::tidy::gradlint

@@ -13,6 +13,7 @@
 
 #include "utils/NamePattern.h"
 #include "clang/AST/Type.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <optional>
 
 namespace clang::tidy::gradlint {
@@ -42,7 +43,16 @@ public:
   /// The first erased type in \p T, looking through the containers.
   std::optional<QualType> findErased(QualType T) const;
 
+  /// Whether every erased type in \p T (looking through the containers) is
+  /// a callable one (a class with a call operator: std::function and its
+  /// kin), and there is one: a value of \p T holds functions, not data.
+  bool erasesOnlyCallables(QualType T) const;
+
 private:
+  /// Calls \p Visit with each erased type in \p T, looking through the
+  /// containers, until it returns false; false then.
+  bool forEachErased(QualType T, llvm::function_ref<bool(QualType)> Visit) const;
+
   bool isTensorType(QualType T) const;
 
   NamePattern ErasedTypes;
