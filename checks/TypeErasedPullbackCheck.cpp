@@ -116,6 +116,14 @@ public:
          llvm::StringRef(C.Spelling).contains("type-parameter-") ||
          llvm::StringRef(C.Spelling).contains("<overloaded")))
       C.Spellable = false;
+    // std::any held the decayed value. A template parameter (`T` of a
+    // forwarding `T &&`), a dependent member (`typename T::type`) or a
+    // decltype may stand for a reference or a const type in an
+    // instantiation: spelled as the result, it would return a reference
+    // where the erased value held a copy. `auto` decays as std::any does.
+    if (isa<TemplateTypeParmType, DependentNameType, DecltypeType, UnaryTransformType>(
+            T.getCanonicalType().getTypePtr()))
+      C.Spellable = false;
     return C;
   }
 
@@ -169,6 +177,19 @@ public:
   }
 
 private:
+  /// Whether \p E, an explicit conversion, writes an erased type
+  /// (`std::any(x)`), or is no explicit conversion.
+  bool writesErasedOrNothing(const Expr *E) const {
+    QualType Written;
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+      Written = Cast->getTypeAsWritten();
+    else if (const auto *Unresolved = dyn_cast<CXXUnresolvedConstructExpr>(E))
+      Written = Unresolved->getTypeAsWritten();
+    else if (const auto *Temporary = dyn_cast<CXXTemporaryObjectExpr>(E))
+      Written = Temporary->getTypeSourceInfo()->getType();
+    return Written.isNull() || Classifier.isErased(Written);
+  }
+
   /// Looks through an explicit or implicit conversion into an erased type:
   /// `std::any(x)`, `std::any{x}`, `static_cast<void *>(p)`, a converting
   /// constructor. Returns the converted operand, or null.
@@ -215,9 +236,13 @@ private:
       return C;
     }
     // Peel conversions into the erased type; an explicit one is unwrapped.
+    // In a template, an explicit conversion is peeled only when the type it
+    // writes is the erased one: `std::reference_wrapper<T>(x)` is a value
+    // of its own, which then converts into std::any.
     const Expr *Outer = E;
     bool Explicit = false;
-    while (Classifier.isErased(E->getType()) || E->isTypeDependent()) {
+    while (Classifier.isErased(E->getType()) ||
+           (E->isTypeDependent() && writesErasedOrNothing(E))) {
       const Expr *Operand = convertedOperand(E);
       if (!Operand)
         break;
@@ -369,14 +394,17 @@ private:
 namespace {
 
 /// The local \p E names when its type was deduced from its initialiser
-/// (`auto g = pb(dy);`): it takes the concrete type once the pullback has
-/// it. A local declared with the erased type keeps it (the concrete value
-/// converts into it), and so do its casts.
+/// (`auto g = pb(dy);`, or a reference bound to the temporary result:
+/// `auto &&g = pb(dy);`, `const auto &g = pb(dy);`): it takes the concrete
+/// type once the pullback has it. A local declared with the erased type
+/// keeps it (the concrete value converts into it), and so do its casts.
 const VarDecl *deducedLocal(const Expr *E) {
   const auto *Ref = dyn_cast<DeclRefExpr>(stripTemporaries(E));
   const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  if (!Var || !Var->isLocalVarDecl() || Var->getType()->isReferenceType() ||
-      !Var->getType()->getContainedDeducedType() || !Var->getInit())
+  if (!Var || !Var->isLocalVarDecl() || !Var->getType()->getContainedDeducedType() ||
+      !Var->getInit())
+    return nullptr;
+  if (Var->getType()->isReferenceType() && !stripTemporaries(Var->getInit())->isPRValue())
     return nullptr;
   return Var;
 }
@@ -810,7 +838,7 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
       for (const Produced &D : Distinct)
         diag(D.First->getBeginLoc(), "this return produces '%0'",
              DiagnosticIDs::Note)
-            << (D.Type.Spellable ? D.Type.Spelling : "a lambda");
+            << (D.Type.Spelling.empty() ? "a lambda" : D.Type.Spelling);
     if (Analyzer.Origin) {
       // Innermost origin first: follow callees that pass erased values on.
       std::vector<const FunctionDecl *> Chain;
