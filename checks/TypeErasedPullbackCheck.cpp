@@ -555,6 +555,12 @@ void TypeErasedPullbackCheck::registerMatchers(MatchFinder *Finder) {
                               callee(functionDecl(hasName("::std::holds_alternative"))))
                          .bind("query"),
                      this);
+  // `std::visit(f, g)` of one variant: once g holds the concrete type,
+  // `(f)(g)` is the call visit made.
+  Finder->addMatcher(callExpr(UserCode, argumentCountIs(2),
+                              callee(functionDecl(hasName("::std::visit"))))
+                         .bind("visit"),
+                     this);
   // Functions that pullbacks in other files may call (declared there, so
   // defined outside any template and visible outside this file).
   if (Sink)
@@ -647,6 +653,10 @@ void TypeErasedPullbackCheck::check(const MatchFinder::MatchResult &Result) {
     Queries.push_back(Asked);
     return;
   }
+  if (const auto *Visit = Result.Nodes.getNodeAs<CallExpr>("visit")) {
+    Visits.push_back(Visit);
+    return;
+  }
   if (const auto *Def = Result.Nodes.getNodeAs<FunctionDecl>("erased_definition")) {
     // What a pullback in another translation unit that calls it needs to
     // know: that it erases, and where that erasure comes from in turn.
@@ -722,6 +732,20 @@ void TypeErasedPullbackCheck::finishTranslationUnit() {
         if (const FunctionDecl *Callee = calledFunction(Source))
           QueriesOf[Callee].push_back(Asked);
   }
+  // `std::visit(f, g)` with such a local, or of the call itself (which the
+  // rewrite keeps).
+  for (const CallExpr *Visit : Visits) {
+    const Expr *Visited = stripTemporaries(Visit->getArg(1));
+    if (const auto *Moved = dyn_cast<CallExpr>(Visited);
+        Moved && Moved->getNumArgs() == 1 &&
+        isStdFunction(Moved->getDirectCallee(), {"move", "forward"}))
+      Visited = stripTemporaries(Moved->getArg(0));
+    if (const VarDecl *Var = deducedLocal(Visited))
+      Visited = stripTemporaries(Var->getInit());
+    if (const auto *Source = dyn_cast<CallExpr>(Visited))
+      if (const FunctionDecl *Callee = calledFunction(Source))
+        VisitsOf[Callee].push_back(Visit);
+  }
   for (const auto &Entry : Pullbacks)
     analyze(Entry.second);
   Pullbacks.clear();
@@ -732,6 +756,8 @@ void TypeErasedPullbackCheck::finishTranslationUnit() {
   DereferencedCasts.clear();
   Queries.clear();
   QueriesOf.clear();
+  Visits.clear();
+  VisitsOf.clear();
   Context = nullptr;
 }
 
@@ -939,12 +965,22 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
     }
   }
   FixClaims Claims = FixClaims::retyping(Fn);
-  CanFix &= callerEdits(Fn, Type, Analyzer, Hints, Claims.Types);
+  const Expr *Unrewritten = nullptr;
+  CanFix &= callerEdits(Fn, Type, Analyzer, Hints, Claims, &Unrewritten);
   if (!CanFix)
     Hints.clear();
+  // At the use as written in the file (a macro's expansion).
+  SourceLocation UseLoc =
+      Unrewritten ? SM.getFileLoc(Unrewritten->getBeginLoc()) : SourceLocation();
   report(*Context, std::move(Hints),
-         [this, Report, Loc](llvm::ArrayRef<FixItHint> Proved, const ProofOutcome &Proof) {
+         [this, Report, Loc, UseLoc](llvm::ArrayRef<FixItHint> Proved,
+                                     const ProofOutcome &Proof) {
            Report() << Proved;
+           if (UseLoc.isValid())
+             diag(UseLoc,
+                  "no fix: this use of the result is not rewritten for the concrete type "
+                  "(written in a macro, or in a form the check does not rewrite)",
+                  DiagnosticIDs::Note);
            noteWithdrawn(Loc, Proof);
          },
          Claims);
@@ -953,8 +989,13 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
 bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete &Type,
                                           ReturnAnalyzer &Analyzer,
                                           std::vector<FixItHint> &Hints,
-                                          std::vector<ExpectedType> &Kept) const {
-  bool InFile = true;
+                                          FixClaims &Claims,
+                                          const Expr **Unrewritten) const {
+  auto Fail = [&](const Expr *Use) {
+    if (Unrewritten)
+      *Unrewritten = Use;
+    return false;
+  };
   for (const CallExpr *Cast : AnyCastsOf.lookup(Fn)) {
     // What the cast keeps must have the type it asks for (the proof
     // compares): a cast to another type fails today (throws, or gives
@@ -964,32 +1005,64 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
     if (const UnaryOperator *Deref = DereferencedCasts.lookup(Cast)) {
       const Expr *Held = cast<UnaryOperator>(stripTemporaries(Cast->getArg(0)))->getSubExpr();
       Analyzer.unwrap(Deref, Held);
-      Kept.push_back({Held, Deref->getType()});
+      Claims.Types.push_back({Held, Deref->getType()});
     } else {
       Analyzer.unwrap(Cast, Cast->getArg(0));
-      Kept.push_back({Cast->getArg(0), Cast->getType()});
+      Claims.Types.push_back({Cast->getArg(0), Cast->getType()});
     }
-    InFile &= !Analyzer.EditsInMacro;
+    if (Analyzer.EditsInMacro)
+      return Fail(Cast);
     Hints.insert(Hints.end(), Analyzer.Edits.begin(), Analyzer.Edits.end());
   }
   for (const CallExpr *Asked : QueriesOf.lookup(Fn)) {
     SourceRange Range = Asked->getSourceRange();
-    InFile &= Range.getBegin().isFileID() && Range.getEnd().isFileID();
+    if (!Range.getBegin().isFileID() || !Range.getEnd().isFileID())
+      return Fail(Asked);
     std::string Answer = "true"; // has_value(): every return produces one
     const FunctionDecl *Query = Asked->getDirectCallee();
     if (Query->getName() == "type") {
       if (!Type.Spellable)
-        return false;
+        return Fail(Asked);
       Answer = "typeid(" + Type.Spelling + ")";
     } else if (Query->getName() == "holds_alternative") {
       const TemplateArgumentList *Args = Query->getTemplateSpecializationArgs();
       if (!Args || Args->size() == 0 || Args->get(0).getKind() != TemplateArgument::Type)
-        return false;
+        return Fail(Asked);
       Answer = Analyzer.spell(Args->get(0).getAsType()).Key == Type.Key ? "true" : "false";
     }
     Hints.push_back(FixItHint::CreateReplacement(CharSourceRange::getTokenRange(Range), Answer));
   }
-  return InFile;
+  // `std::visit(f, g)` -> `(f)(g)`: visit called f with what g holds, which
+  // is now g itself. (Not with an explicit result type, `visit<R>`, which
+  // converts.)
+  const SourceManager &SM = Context->getSourceManager();
+  for (const CallExpr *Visit : VisitsOf.lookup(Fn)) {
+    const auto *Callee = dyn_cast<DeclRefExpr>(Visit->getCallee()->IgnoreImpCasts());
+    if (!Callee || Callee->hasExplicitTemplateArgs())
+      return Fail(Visit);
+    // `std::visit(` becomes `(`, the comma after f `)(`; the line breaks
+    // around the arguments stay.
+    const Expr *F = Visit->getArg(0);
+    CharSourceRange Head = Lexer::makeFileCharRange(
+        CharSourceRange::getCharRange(Visit->getBeginLoc(), F->getBeginLoc()), SM,
+        getLangOpts());
+    std::optional<Token> Next = Lexer::findNextToken(F->getEndLoc(), SM, getLangOpts());
+    if (Head.isInvalid() || F->getEndLoc().isMacroID() || !Next || !Next->is(tok::comma))
+      return Fail(Visit);
+    SourceLocation CommaEnd = Next->getEndLoc();
+    // `f, g` -> `f)(g`; a line break before g stays.
+    SourceLocation G = Visit->getArg(1)->getBeginLoc();
+    if (G.isFileID() && SM.isBeforeInTranslationUnit(CommaEnd, G) &&
+        !Lexer::getSourceText(CharSourceRange::getCharRange(CommaEnd, G), SM, getLangOpts())
+             .contains('\n'))
+      CommaEnd = G;
+    CharSourceRange Comma = CharSourceRange::getCharRange(
+        Lexer::getLocForEndOfToken(F->getEndLoc(), 0, SM, getLangOpts()), CommaEnd);
+    Hints.push_back(FixItHint::CreateReplacement(Head, "("));
+    Hints.push_back(FixItHint::CreateReplacement(Comma, ")("));
+    Claims.Replaced.push_back(Visit);
+  }
+  return true;
 }
 
 namespace {
@@ -1064,7 +1137,7 @@ TypeErasedPullbackCheck::hierarchyOf(const CXXMethodDecl *M, const Concrete &Typ
   // included: `node->backward(dy)` calls Node::backward).
   for (const CXXMethodDecl *Member : Members) {
     ReturnAnalyzer Callers(Classifier, *Context);
-    if (!callerEdits(Member, Type, Callers, Fix, H.Claims.Types)) {
+    if (!callerEdits(Member, Type, Callers, Fix, H.Claims)) {
       H.Why = "a caller's use of the result cannot be rewritten";
       return H;
     }

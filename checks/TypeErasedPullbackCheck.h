@@ -51,13 +51,17 @@ private:
 
   /// The edits that callers of \p Fn need once it returns the concrete
   /// \p Type (casts dropped; `has_value()`, `type()` and
-  /// `holds_alternative<T>` answered), appended to \p Hints; false when one
-  /// is written in a macro or cannot be answered. What each dropped cast
-  /// keeps, and the type the cast asks for, is added to \p Kept: the proof
-  /// holds the fix to it (a cast to a type the value does not have fails
-  /// today; without it the value would flow on).
+  /// `holds_alternative<T>` answered; `std::visit(f, g)` calling `f`
+  /// directly), appended to \p Hints; false when one
+  /// is written in a macro or cannot be answered (then \p Unrewritten is
+  /// set to it). What each dropped cast
+  /// keeps, and the type the cast asks for, is added to \p Claims' Types:
+  /// the proof holds the fix to it (a cast to a type the value does not
+  /// have fails today; without it the value would flow on); each replaced
+  /// std::visit call to its Replaced.
   bool callerEdits(const FunctionDecl *Fn, const Concrete &Type, ReturnAnalyzer &Analyzer,
-                   std::vector<FixItHint> &Hints, std::vector<ExpectedType> &Kept) const;
+                   std::vector<FixItHint> &Hints, FixClaims &Claims,
+                   const Expr **Unrewritten = nullptr) const;
 
   /// A virtual pullback and the functions it overrides or that override
   /// it, all changed in one fix when every one of them is in this file.
@@ -123,6 +127,10 @@ private:
   /// they ask about.
   std::vector<const CallExpr *> Queries;
   llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const CallExpr *, 2>> QueriesOf;
+  /// `std::visit(f, h)` of such a local, or of the call itself, and by the
+  /// function whose result it visits.
+  std::vector<const CallExpr *> Visits;
+  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const CallExpr *, 2>> VisitsOf;
   ASTContext *Context = nullptr;
   /// Where the gradlint command collects the facts that trace an erasure
   /// into other translation units (AxisFlow.h); null in other front ends.

@@ -587,6 +587,7 @@ void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
   std::vector<SourceSite> Sites;
   std::vector<std::pair<SourceSite, std::set<SourceSite>>> Calls;
   std::vector<Finding::KeptValue> Kept;
+  std::vector<CallKey> Replaced;
   if (!Fix.empty() && !Question) {
     for (const Decl *D : Claims.Retyped)
       if (std::optional<SourceSite> Site = siteOf(D, SM))
@@ -609,6 +610,12 @@ void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
                       valueTypeIdentity(E.Type, Context),
                       Shown.getAsString(Context.getPrintingPolicy())});
     }
+    for (const CallExpr *Call : Claims.Replaced) {
+      std::optional<SourceSite> Begin = siteAt(Call->getBeginLoc(), SM);
+      std::optional<SourceSite> End = siteAt(Call->getEndLoc(), SM);
+      if (Begin && End && Begin->File == End->File)
+        Replaced.push_back(CallKey{*Begin, End->Offset, false});
+    }
     for (const ExpectedCall &E : Claims.Calls) {
       std::optional<SourceSite> At = siteAt(E.Call->getExprLoc(), SM);
       std::set<SourceSite> Callees;
@@ -621,8 +628,8 @@ void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
   }
   llvm::erase_if(Fallbacks, [](const std::vector<FixItHint> &Other) { return Other.empty(); });
   Findings.push_back({std::move(Fix), std::move(Emit), Question, std::move(Sites),
-                      std::move(Calls), std::move(Kept), std::move(Fallbacks), {},
-                      std::nullopt});
+                      std::move(Calls), std::move(Kept), std::move(Replaced),
+                      std::move(Fallbacks), {}, std::nullopt});
 }
 
 void FixProof::leave() {
@@ -689,6 +696,9 @@ void FixProof::prove() {
         It = Before.erase(It);
       else
         ++It;
+    for (size_t I : Pending)
+      for (const CallKey &Key : Findings[I].Replaced)
+        Before.erase(Key);
   }
 
   // A file that does not compile to begin with (fixed under --fix-errors):

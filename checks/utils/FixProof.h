@@ -78,6 +78,10 @@ struct FixClaims {
   std::vector<ExpectedCall> Calls;
   /// The expressions kept from the casts the fix removes.
   std::vector<ExpectedType> Types;
+  /// Calls the fix replaces by another call that takes a retyped value
+  /// (`std::visit(f, g)` -> `(f)(g)`): the check's rule says what the new
+  /// call does, so what it resolves to is not compared with the old one.
+  std::vector<const CallExpr *> Replaced;
 
   /// The claims of a fix that retypes \p D.
   static FixClaims retyping(const Decl *D) {
@@ -155,6 +159,8 @@ private:
       std::string Text, Identity, Shown;
     };
     std::vector<KeptValue> Kept;
+    /// Where the calls it replaces are written.
+    std::vector<CallKey> Replaced;
     std::vector<std::vector<FixItHint>> Fallbacks;
     ProofOutcome Outcome;
     /// The outcome of the fix as first written, once a fallback is tried.
