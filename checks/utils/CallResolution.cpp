@@ -50,6 +50,19 @@ public:
 
   bool shouldVisitTemplateInstantiations() const { return true; }
 
+  /// A generic lambda's body as written, then as instantiated: a call that
+  /// depends on an `auto` parameter (`[&](auto k) { record(g, k); }`)
+  /// resolves only in the instantiations.
+  bool TraverseLambdaExpr(LambdaExpr *Lambda) {
+    if (!RecursiveASTVisitor::TraverseLambdaExpr(Lambda))
+      return false;
+    if (FunctionTemplateDecl *Template = Lambda->getDependentCallOperator())
+      for (FunctionDecl *Instance : Template->specializations())
+        if (!TraverseStmt(Instance->getBody()))
+          return false;
+    return true;
+  }
+
   bool VisitVarDecl(VarDecl *Var) {
     // `auto g = pb(dy);`, `auto [y, back] = rrule(x);`: the local takes the
     // changed type along.
