@@ -19,6 +19,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <tuple>
 
 namespace clang::tidy::gradlint {
 namespace {
@@ -542,6 +543,19 @@ std::string withShortLambdaPaths(llvm::StringRef Message) {
 }
 
 } // namespace
+
+void dropRepeatedEdits(std::vector<FixItHint> &Fix) {
+  std::set<std::tuple<unsigned, unsigned, bool, unsigned, unsigned, bool, std::string>> Seen;
+  llvm::erase_if(Fix, [&](const FixItHint &H) {
+    return !Seen
+                .insert({H.RemoveRange.getBegin().getRawEncoding(),
+                         H.RemoveRange.getEnd().getRawEncoding(), H.RemoveRange.isTokenRange(),
+                         H.InsertFromRange.getBegin().getRawEncoding(),
+                         H.InsertFromRange.getEnd().getRawEncoding(),
+                         H.BeforePreviousInsertions, H.CodeToInsert})
+                .second;
+  });
+}
 
 std::string ProofOutcome::reason() const {
   if (Error.empty())

@@ -111,6 +111,11 @@ struct ProofOutcome {
   std::string reason() const;
 };
 
+/// Drops the edits of \p Fix that repeat an earlier one: a caller in a
+/// template is matched once per instantiation, with the same edit each
+/// time, and the same insertion applied twice would write its text twice.
+void dropRepeatedEdits(std::vector<FixItHint> &Fix);
+
 /// The findings of one translation unit, held back until their fixes are
 /// proved. Shared by the translation unit's gradlint checks (found through
 /// its preprocessor): each joins it before the parse, leaves it when it has

@@ -53,6 +53,9 @@ protected:
   void report(ASTContext &Ctx, std::vector<FixItHint> Fix,
               FixProof::Emitter Emit, const FixClaims &Claims = {},
               std::vector<std::vector<FixItHint>> Fallbacks = {}) {
+    dropRepeatedEdits(Fix);
+    for (std::vector<FixItHint> &Other : Fallbacks)
+      dropRepeatedEdits(Other);
     if (Proof && !Left)
       Proof->add(Ctx, std::move(Fix), std::move(Emit), /*Question=*/false, Claims,
                  std::move(Fallbacks));
