@@ -543,6 +543,13 @@ void TypeErasedPullbackCheck::registerMatchers(MatchFinder *Finder) {
                             .bind("deref_cast"))))
           .bind("deref"),
       this);
+  // A cast by value whose result is modified: `std::any_cast<T>(g).f()`
+  // with a non-const f modifies a copy, which the rewrite must keep.
+  auto NonConstMethod = cxxMethodDecl(unless(isConst()), unless(isStaticStorageClass()));
+  auto Copied = ignoringImplicit(ignoringParenImpCasts(callExpr(AnyCast).bind("mutated_cast")));
+  Finder->addMatcher(cxxMemberCallExpr(callee(NonConstMethod), on(Copied)), this);
+  Finder->addMatcher(
+      cxxOperatorCallExpr(callee(NonConstMethod), hasArgument(0, Copied)), this);
   // Questions about what the erased value holds, answered once it holds
   // the concrete type: `g.has_value()`, `g.type()`,
   // `std::holds_alternative<T>(g)`.
@@ -643,6 +650,10 @@ void TypeErasedPullbackCheck::check(const MatchFinder::MatchResult &Result) {
                                ? Cast->getArg(0)->getType()->getPointeeType()
                                : Cast->getArg(0)->getType()) == "std::variant")
       AnyCasts.push_back(Cast);
+    return;
+  }
+  if (const auto *Mutated = Result.Nodes.getNodeAs<CallExpr>("mutated_cast")) {
+    MutatedCasts.insert(Mutated);
     return;
   }
   if (const auto *Deref = Result.Nodes.getNodeAs<UnaryOperator>("deref")) {
@@ -754,6 +765,7 @@ void TypeErasedPullbackCheck::finishTranslationUnit() {
   AnyCasts.clear();
   AnyCastsOf.clear();
   DereferencedCasts.clear();
+  MutatedCasts.clear();
   Queries.clear();
   QueriesOf.clear();
   Visits.clear();
@@ -1006,6 +1018,29 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
       const Expr *Held = cast<UnaryOperator>(stripTemporaries(Cast->getArg(0)))->getSubExpr();
       Analyzer.unwrap(Deref, Held);
       Claims.Types.push_back({Held, Deref->getType()});
+    } else if (MutatedCasts.contains(Cast) && Cast->isPRValue() &&
+               !stripTemporaries(Cast->getArg(0))->isPRValue()) {
+      // `std::any_cast<T>(g).scale(2)` scaled a copy; `g.scale(2)` would
+      // scale g. The copy stays: `static_cast<T>(g).scale(2)`. (Of the
+      // call itself, `pb(dy).scale(2)` scales a temporary as before.)
+      const auto *Callee = dyn_cast<DeclRefExpr>(Cast->getCallee()->IgnoreImpCasts());
+      if (!Callee || Callee->getNumTemplateArgs() != 1)
+        return Fail(Cast);
+      CharSourceRange Written = Lexer::makeFileCharRange(
+          CharSourceRange::getTokenRange(Callee->template_arguments()[0].getSourceRange()),
+          Context->getSourceManager(), getLangOpts());
+      CharSourceRange Name = Lexer::makeFileCharRange(
+          CharSourceRange::getCharRange(Cast->getBeginLoc(), Cast->getArg(0)->getBeginLoc()),
+          Context->getSourceManager(), getLangOpts());
+      if (Written.isInvalid() || Name.isInvalid())
+        return Fail(Cast);
+      Hints.push_back(FixItHint::CreateReplacement(
+          Name, "static_cast<" +
+                    Lexer::getSourceText(Written, Context->getSourceManager(), getLangOpts())
+                        .str() +
+                    ">("));
+      Claims.Types.push_back({Cast->getArg(0), Cast->getType()});
+      continue;
     } else {
       Analyzer.unwrap(Cast, Cast->getArg(0));
       Claims.Types.push_back({Cast->getArg(0), Cast->getType()});

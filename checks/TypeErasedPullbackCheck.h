@@ -122,6 +122,9 @@ private:
   llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const CallExpr *, 2>> AnyCastsOf;
   /// `*std::any_cast<T>(&h)`: the whole dereference becomes `h`.
   llvm::DenseMap<const CallExpr *, const UnaryOperator *> DereferencedCasts;
+  /// Casts by value whose result a non-const member function is called on
+  /// (`std::any_cast<T>(g).scale(2)` modifies a copy).
+  llvm::SmallPtrSet<const CallExpr *, 4> MutatedCasts;
   /// `h.has_value()`, `h.type()`, `std::holds_alternative<T>(h)` on a
   /// local holding a pullback's result, and by the function whose result
   /// they ask about.
