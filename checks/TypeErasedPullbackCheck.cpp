@@ -543,13 +543,6 @@ void TypeErasedPullbackCheck::registerMatchers(MatchFinder *Finder) {
                             .bind("deref_cast"))))
           .bind("deref"),
       this);
-  // A cast by value whose result is modified: `std::any_cast<T>(g).f()`
-  // with a non-const f modifies a copy, which the rewrite must keep.
-  auto NonConstMethod = cxxMethodDecl(unless(isConst()), unless(isStaticStorageClass()));
-  auto Copied = ignoringImplicit(ignoringParenImpCasts(callExpr(AnyCast).bind("mutated_cast")));
-  Finder->addMatcher(cxxMemberCallExpr(callee(NonConstMethod), on(Copied)), this);
-  Finder->addMatcher(
-      cxxOperatorCallExpr(callee(NonConstMethod), hasArgument(0, Copied)), this);
   // Questions about what the erased value holds, answered once it holds
   // the concrete type: `g.has_value()`, `g.type()`,
   // `std::holds_alternative<T>(g)`.
@@ -650,10 +643,6 @@ void TypeErasedPullbackCheck::check(const MatchFinder::MatchResult &Result) {
                                ? Cast->getArg(0)->getType()->getPointeeType()
                                : Cast->getArg(0)->getType()) == "std::variant")
       AnyCasts.push_back(Cast);
-    return;
-  }
-  if (const auto *Mutated = Result.Nodes.getNodeAs<CallExpr>("mutated_cast")) {
-    MutatedCasts.insert(Mutated);
     return;
   }
   if (const auto *Deref = Result.Nodes.getNodeAs<UnaryOperator>("deref")) {
@@ -765,7 +754,6 @@ void TypeErasedPullbackCheck::finishTranslationUnit() {
   AnyCasts.clear();
   AnyCastsOf.clear();
   DereferencedCasts.clear();
-  MutatedCasts.clear();
   Queries.clear();
   QueriesOf.clear();
   Visits.clear();
@@ -1018,8 +1006,8 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
       const Expr *Held = cast<UnaryOperator>(stripTemporaries(Cast->getArg(0)))->getSubExpr();
       Analyzer.unwrap(Deref, Held);
       Claims.Types.push_back({Held, Deref->getType()});
-    } else if (MutatedCasts.contains(Cast) && Cast->isPRValue() &&
-               !stripTemporaries(Cast->getArg(0))->isPRValue()) {
+    } else if (Cast->isPRValue() && !stripTemporaries(Cast->getArg(0))->isPRValue() &&
+               copyMatters(Cast)) {
       // `std::any_cast<T>(g).scale(2)` scaled a copy; `g.scale(2)` would
       // scale g. The copy stays: `static_cast<T>(g).scale(2)`. (Of the
       // call itself, `pb(dy).scale(2)` scales a temporary as before.)
@@ -1096,6 +1084,67 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
     Hints.push_back(FixItHint::CreateReplacement(Head, "("));
     Hints.push_back(FixItHint::CreateReplacement(Comma, ")("));
     Claims.Replaced.push_back(Visit);
+  }
+  return true;
+}
+
+bool TypeErasedPullbackCheck::copyMatters(const CallExpr *Cast) const {
+  const Expr *Cur = Cast;
+  bool Materialized = false;
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    DynTypedNodeList Parents = Context->getParents(*Cur);
+    if (Parents.size() != 1)
+      return true;
+    const auto *P = Parents[0].get<Expr>();
+    if (!P)
+      // A statement or a variable's initialiser: discarded, or copied
+      // into a variable of its own (a reference variable materializes).
+      return Materialized;
+    const auto *Implicit = dyn_cast<ImplicitCastExpr>(P);
+    if (isa<ParenExpr, CXXBindTemporaryExpr>(P) ||
+        (Implicit && Implicit->getCastKind() == CK_NoOp)) {
+      Cur = P;
+      continue;
+    }
+    if (const auto *Temporary = dyn_cast<MaterializeTemporaryExpr>(P)) {
+      if (Temporary->getExtendingDecl())
+        return true; // `auto &&r = ...`, `const T &r = ...`, a range-for
+      Materialized = true;
+      Cur = P;
+      continue;
+    }
+    if (!Materialized)
+      return false; // a prvalue read or copied where it is made
+    // The temporary is the object of a member, or bound to a parameter.
+    if (const auto *Member = dyn_cast<MemberExpr>(P)) {
+      const auto *Method = dyn_cast<CXXMethodDecl>(Member->getMemberDecl());
+      return Method && !Method->isConst() && !Method->isStatic();
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(P)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!Callee)
+        return true;
+      unsigned First = 0;
+      if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+          Method && isa<CXXOperatorCallExpr>(Call) && !Method->isStatic()) {
+        if (Call->getArg(0) == Cur)
+          return !Method->isConst();
+        First = 1;
+      }
+      for (unsigned I = First; I < Call->getNumArgs(); ++I)
+        if (Call->getArg(I) == Cur) {
+          if (I - First >= Callee->getNumParams())
+            return true;
+          QualType Param = Callee->getParamDecl(I - First)->getType();
+          return Param->isReferenceType() && !Param->getPointeeType().isConstQualified();
+        }
+      return true;
+    }
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(P))
+      // A copy or move of the temporary: from g, a copy, which leaves g
+      // as the move left nothing anyone sees.
+      return !(Construct->getConstructor()->isCopyOrMoveConstructor());
+    return true;
   }
   return true;
 }

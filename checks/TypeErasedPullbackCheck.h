@@ -63,6 +63,13 @@ private:
                    std::vector<FixItHint> &Hints, FixClaims &Claims,
                    const Expr **Unrewritten = nullptr) const;
 
+  /// Whether the copy the by-value cast \p Cast makes can be told from
+  /// the value it copies: it is modified (`std::any_cast<T>(g).scale(2)`,
+  /// passed to a non-const reference, a forwarding one included) or
+  /// outlives the expression (`auto &&r = std::any_cast<T>(g);`, a
+  /// range-for over it). Without the cast, g itself would be.
+  bool copyMatters(const CallExpr *Cast) const;
+
   /// A virtual pullback and the functions it overrides or that override
   /// it, all changed in one fix when every one of them is in this file.
   struct Hierarchy {
@@ -122,9 +129,6 @@ private:
   llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const CallExpr *, 2>> AnyCastsOf;
   /// `*std::any_cast<T>(&h)`: the whole dereference becomes `h`.
   llvm::DenseMap<const CallExpr *, const UnaryOperator *> DereferencedCasts;
-  /// Casts by value whose result a non-const member function is called on
-  /// (`std::any_cast<T>(g).scale(2)` modifies a copy).
-  llvm::SmallPtrSet<const CallExpr *, 4> MutatedCasts;
   /// `h.has_value()`, `h.type()`, `std::holds_alternative<T>(h)` on a
   /// local holding a pullback's result, and by the function whose result
   /// they ask about.
