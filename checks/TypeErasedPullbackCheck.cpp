@@ -107,8 +107,9 @@ public:
     // Canonical, so that library-internal alias sugar
     // (std::shared_ptr<std::_NonArray<T>>) does not leak into user code;
     // a dependent type keeps the template parameters' names.
-    C.Spelling = TypeName::getFullyQualifiedName(
-        T->isDependentType() ? T : T.getCanonicalType(), Ctx, Policy);
+    C.Spelling = T->isDependentType()
+                     ? TypeName::getFullyQualifiedName(T, Ctx, Policy)
+                     : T.getCanonicalType().getAsString(Policy);
     // What clang prints for a type it has not resolved is no C++ a user
     // could have written: `<dependent type>`, `type-parameter-0-0`.
     if (T->isDependentType() &&
