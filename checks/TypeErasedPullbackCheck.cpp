@@ -546,12 +546,19 @@ void TypeErasedPullbackCheck::registerMatchers(MatchFinder *Finder) {
       this);
   // Questions about what the erased value holds, answered once it holds
   // the concrete type: `g.has_value()`, `g.type()`,
-  // `std::holds_alternative<T>(g)`.
+  // `std::holds_alternative<T>(g)`; of a variant, `g.index()` and
+  // `g.valueless_by_exception()`.
   Finder->addMatcher(cxxMemberCallExpr(UserCode, argumentCountIs(0),
                                        callee(cxxMethodDecl(hasAnyName("has_value", "type"),
                                                             ofClass(hasName("::std::any")))))
                          .bind("query"),
                      this);
+  Finder->addMatcher(
+      cxxMemberCallExpr(UserCode, argumentCountIs(0),
+                        callee(cxxMethodDecl(hasAnyName("index", "valueless_by_exception"),
+                                             ofClass(hasName("::std::variant")))))
+          .bind("query"),
+      this);
   Finder->addMatcher(callExpr(UserCode, argumentCountIs(1),
                               callee(functionDecl(hasName("::std::holds_alternative"))))
                          .bind("query"),
@@ -987,6 +994,32 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
          Claims);
 }
 
+namespace {
+
+/// The position of \p Type among the alternatives of the variant
+/// \p Variant; none when it is not one of them exactly once.
+std::optional<unsigned> alternativeIndex(QualType Variant, const Concrete &Type,
+                                         ReturnAnalyzer &Analyzer) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      Variant.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || Spec->getTemplateArgs().size() != 1 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Pack)
+    return std::nullopt;
+  std::optional<unsigned> Found;
+  unsigned I = 0;
+  for (const TemplateArgument &Alt : Spec->getTemplateArgs()[0].pack_elements()) {
+    if (Alt.getKind() == TemplateArgument::Type && Analyzer.spell(Alt.getAsType()).Key == Type.Key) {
+      if (Found)
+        return std::nullopt;
+      Found = I;
+    }
+    ++I;
+  }
+  return Found;
+}
+
+} // namespace
+
 bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete &Type,
                                           ReturnAnalyzer &Analyzer,
                                           std::vector<FixItHint> &Hints,
@@ -1053,6 +1086,16 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
       if (!Args || Args->size() == 0 || Args->get(0).getKind() != TemplateArgument::Type)
         return Fail(Asked);
       Answer = Analyzer.spell(Args->get(0).getAsType()).Key == Type.Key ? "true" : "false";
+    } else if (Query->getName() == "valueless_by_exception") {
+      Answer = "false"; // it holds what every return produces
+    } else if (Query->getName() == "index") {
+      // The position of the concrete type among the variant's alternatives.
+      std::optional<unsigned> Index = alternativeIndex(
+          cast<CXXMemberCallExpr>(Asked)->getImplicitObjectArgument()->getType(), Type,
+          Analyzer);
+      if (!Index)
+        return Fail(Asked);
+      Answer = "std::size_t(" + std::to_string(*Index) + ")";
     }
     Hints.push_back(FixItHint::CreateReplacement(CharSourceRange::getTokenRange(Range), Answer));
   }
