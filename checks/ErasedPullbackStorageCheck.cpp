@@ -261,6 +261,16 @@ void ErasedPullbackStorageCheck::noteVirtualClosure(const FunctionDecl *Fn) {
       << Fn;
 }
 
+void ErasedPullbackStorageCheck::noteMutableClosure(const LambdaExpr *Lambda) {
+  // Callers may share the wrapper's state through references to it
+  // (`run(const std::function<...> &)`); with the closure type each such
+  // call would convert, and count on, a copy.
+  diag(Lambda->getBeginLoc(),
+       "no fix: the lambda is 'mutable'; a reference to the wrapper shares its "
+       "state, and with the closure type a conversion would copy it",
+       DiagnosticIDs::Note);
+}
+
 void ErasedPullbackStorageCheck::noteCallsItself(const FunctionDecl *Fn) {
   diag(Fn->getLocation(),
        "no fix: %0 calls itself, so its result type must be known before "
@@ -310,6 +320,11 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
   if (!callersSeeDefinition(Fn)) {
     Report();
     noteCallersSeeDeclaration(Fn);
+    return;
+  }
+  if (Lambda->isMutable()) {
+    Report();
+    noteMutableClosure(Lambda);
     return;
   }
   std::vector<FixItHint> Fix;
@@ -439,6 +454,8 @@ void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) 
                                "C++17")
           << Kind;
     };
+  } else if (First.Lambda->isMutable()) {
+    Reason = [=] { noteMutableClosure(First.Lambda); };
   } else if (auto Differs = closureSignatureDiffers(First.Slot, First.Lambda, nullptr)) {
     Reason = [=] { noteSignature(First.Lambda, First.Slot, *Differs); };
   } else if (First.Local && !First.LocalFixed) {

@@ -44,6 +44,9 @@ private:
   /// (overrides return different closures, and a virtual function cannot
   /// deduce), recursive, or defined where callers cannot see it.
   void noteVirtualClosure(const FunctionDecl *Fn);
+  /// No fix for a factory of a `mutable` lambda: references to the wrapper
+  /// share its state, conversions of the closure would copy it.
+  void noteMutableClosure(const LambdaExpr *Lambda);
   void noteCallsItself(const FunctionDecl *Fn);
   void noteCallersSeeDeclaration(const FunctionDecl *Fn);
   /// Why the closure type would change what calls compute, at the lambda.

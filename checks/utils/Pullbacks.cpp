@@ -283,7 +283,7 @@ bool erasesAgain(QualType T, QualType VarType) {
 /// with its own parent links: no parent map of the translation unit.
 class ClosureUses : public RecursiveASTVisitor<ClosureUses> {
 public:
-  explicit ClosureUses(const VarDecl *Var) : Var(Var) {}
+  explicit ClosureUses(const VarDecl *Var) : Var(Var), Mutable(holdsMutableClosure(Var)) {}
 
   ClosureUseSummary summarize(Stmt *Body) {
     TraverseStmt(Body);
@@ -403,15 +403,33 @@ private:
       if (const auto *Decl = dyn_cast<DeclStmt>(P)) {
         // `Pullback copy = pb;` or `const auto &ref = pb;`: the copy is a
         // wrapper of its own; a non-const reference could reassign pb.
+        // With a `mutable` lambda, a reference would bind a temporary
+        // wrapper around a copy, not share the variable's state.
         for (const auto *D : Decl->decls())
           if (const auto *Other = dyn_cast<VarDecl>(D);
               Other && Other->getInit() == Cur)
             return !Other->getType()->isReferenceType() ||
-                   Other->getType()->getPointeeType().isConstQualified();
+                   (!Mutable && Other->getType()->getPointeeType().isConstQualified());
         return false;
       }
       return false; // a member call, &pb, a condition, an assignment, ...
     }
+    return false;
+  }
+
+  /// Whether the closure the variable holds has a `mutable` call operator:
+  /// initialised from such a lambda, or from a factory that returns one.
+  static bool holdsMutableClosure(const VarDecl *Var) {
+    const Expr *Init = Var->getInit();
+    if (!Init)
+      return false;
+    if (const LambdaExpr *Lambda = lambdaOf(Init))
+      return Lambda->isMutable();
+    if (const auto *Call = dyn_cast<CallExpr>(Init->IgnoreImplicit()))
+      if (const FunctionDecl *Fn = Call->getDirectCallee())
+        for (const LambdaExpr *Lambda : returnedLambdas(Fn))
+          if (Lambda->isMutable())
+            return true;
     return false;
   }
 
@@ -455,6 +473,11 @@ private:
     if (Param->isReferenceType() && !Param->isRValueReferenceType() &&
         !Param->getPointeeType().isConstQualified())
       return false;
+    // A reference parameter binds the wrapper itself; the closure would be
+    // converted into a temporary wrapper around a copy. A `mutable` lambda
+    // called through it would then count on the copy, not on the variable.
+    if (Mutable && Param->isReferenceType())
+      return false;
     return sameClass(Param, Var->getType());
   }
 
@@ -485,6 +508,8 @@ private:
   }
 
   const VarDecl *Var;
+  /// The closure has a `mutable` call operator (holdsMutableClosure).
+  bool Mutable;
   std::vector<const DeclRefExpr *> Uses;
   std::vector<const Stmt *> Stack;
   llvm::DenseMap<const Stmt *, const Stmt *> Parent;
