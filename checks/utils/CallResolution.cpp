@@ -96,7 +96,7 @@ public:
     llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
     record(Call, Args.drop_front(std::min<size_t>(First, Args.size())),
            Call->getCalleeDecl(), nullptr);
-    if (!Pinned.empty())
+    if (!Pinned.empty() && !Propagating)
       if (std::optional<SourceSite> At = Map(Call->getExprLoc()); At && Pinned.count(*At))
         addCallee(Result.Pinned[*At], Call->getCalleeDecl());
     return true;
@@ -105,7 +105,8 @@ public:
   bool VisitExpr(Expr *E) {
     // Each expression whose first token is asked for (most are not: the
     // end is mapped only then).
-    if (TypedBegins.empty() || E->isTypeDependent() || isa<ImplicitCastExpr, FullExpr>(E))
+    if (TypedBegins.empty() || Propagating || E->isTypeDependent() ||
+        isa<ImplicitCastExpr, FullExpr>(E))
       return true;
     std::optional<SourceSite> Begin = Map(E->getBeginLoc());
     if (!Begin || !TypedBegins.count(*Begin))
@@ -137,6 +138,10 @@ public:
   }
 
   ResolvedCalls Result;
+  /// A first walk only learns which parameters receive watched values
+  /// (propagate); Changed says whether it learned anything new.
+  bool Propagating = false;
+  bool Changed = false;
 
 private:
   /// The value an argument passes on, through what is not written
@@ -178,6 +183,30 @@ private:
     return It == Roots.end() ? nullptr : &It->second;
   }
 
+  /// A watched value passed to a function instantiated from a template
+  /// (a function template, a member of a class template, a generic
+  /// lambda's call operator): the parameter it binds to is watched too, so
+  /// that the calls the instantiation makes with it are compared (with the
+  /// fix, `template <class T> void fwd(const T &x) { record(x); }` may
+  /// call another `record`).
+  void propagate(llvm::ArrayRef<const Expr *> Args, const Decl *Callee) {
+    const auto *Fn = dyn_cast_or_null<FunctionDecl>(Callee);
+    if (!Fn || !Fn->getTemplateInstantiationPattern())
+      return;
+    for (unsigned I = 0; I < Args.size() && I < Fn->getNumParams(); ++I) {
+      const std::set<SourceSite> *From = rootsOf(Args[I]);
+      if (!From)
+        continue;
+      std::optional<SourceSite> Site = siteOf(Fn->getParamDecl(I));
+      if (!Site)
+        continue;
+      std::set<SourceSite> Copy = *From;
+      std::set<SourceSite> &Into = Roots[*Site];
+      for (const SourceSite &Root : Copy)
+        Changed |= Into.insert(Root).second;
+    }
+  }
+
   /// Map(patternOf(D)'s location), once per declaration: most arguments
   /// name a few declarations many times.
   std::optional<SourceSite> siteOf(const Decl *D) {
@@ -189,6 +218,10 @@ private:
 
   void record(const Expr *Call, llvm::ArrayRef<const Expr *> Args, const Decl *Callee,
               const CXXRecordDecl *Constructed) {
+    if (Propagating) {
+      propagate(Args, Callee);
+      return;
+    }
     std::set<SourceSite> Watched;
     bool OwnClass = false;
     for (const Expr *Arg : Args) {
@@ -294,13 +327,29 @@ ResolvedCalls resolveCalls(ASTContext &Ctx, const std::set<SourceSite> &Watched,
                            const std::set<ExprSite> &Typed) {
   Resolver R(Ctx, Watched, Pinned, Map, Typed);
   const SourceManager &SM = Ctx.getSourceManager();
-  // Declarations already in the AST only: clangd's preamble stays unread.
-  for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls()) {
-    SourceLocation Loc = D->getLocation();
-    if (Loc.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(Loc)))
-      continue;
-    R.TraverseDecl(D);
+  auto Walk = [&] {
+    // Declarations already in the AST only: clangd's preamble stays unread.
+    for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls()) {
+      SourceLocation Loc = D->getLocation();
+      if (Loc.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(Loc)))
+        continue;
+      R.TraverseDecl(D);
+    }
+  };
+  // A template is usually defined before the calls that instantiate it:
+  // learn which of its parameters receive watched values first (through a
+  // few levels of templates), then record.
+  if (!Watched.empty()) {
+    R.Propagating = true;
+    for (unsigned Round = 0; Round < 3; ++Round) {
+      R.Changed = false;
+      Walk();
+      if (!R.Changed)
+        break;
+    }
+    R.Propagating = false;
   }
+  Walk();
   return std::move(R.Result);
 }
 
