@@ -416,17 +416,17 @@ const VarDecl *deducedLocal(const Expr *E) {
 const CallExpr *castOperandSource(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < 6; ++Depth) {
     E = stripTemporaries(E);
-    const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
-    const auto *Call = dyn_cast<CallExpr>(E);
-    bool Element = isa<ArraySubscriptExpr>(E) || (Op && Op->getOperator() == OO_Subscript) ||
-                   (Call && isStdFunction(Call->getDirectCallee(), {"get"}) &&
-                    Call->getNumArgs() == 1);
     if (const auto *AddrOf = dyn_cast<UnaryOperator>(E);
         AddrOf && AddrOf->getOpcode() == UO_AddrOf) {
       E = AddrOf->getSubExpr();
     } else if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
       E = Subscript->getBase();
-    } else if (Element) {
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+               Op && Op->getOperator() == OO_Subscript) {
+      E = Op->getArg(0);
+    } else if (const auto *Call = dyn_cast<CallExpr>(E);
+               Call && isStdFunction(Call->getDirectCallee(), {"get"}) &&
+               Call->getNumArgs() == 1) {
       E = Call->getArg(0);
     } else if (isa<DeclRefExpr>(E)) {
       const VarDecl *Var = deducedLocal(E);
@@ -1030,17 +1030,22 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
       *Unrewritten = Use;
     return false;
   };
+  const SourceManager &SM = Context->getSourceManager();
   for (const CallExpr *Cast : AnyCastsOf.lookup(Fn)) {
-    // What the cast keeps must have the type it asks for (the proof
-    // compares): a cast to another type fails today (throws, or gives
-    // null), and without it the value would flow on.
+    // What the cast keeps (`g` of `*std::any_cast<T>(&g)`) must have the
+    // type the cast gives (the proof compares): a cast to another type
+    // fails today (throws, or gives null), and without it the value would
+    // flow on.
     Analyzer.Edits.clear();
-    // `*std::any_cast<T>(&g)` -> `g`; `std::any_cast<T>(&g)` -> `&g`.
-    if (const UnaryOperator *Deref = DereferencedCasts.lookup(Cast)) {
-      const Expr *Held = cast<UnaryOperator>(stripTemporaries(Cast->getArg(0)))->getSubExpr();
-      Analyzer.unwrap(Deref, Held);
-      Claims.Types.push_back({Held, Deref->getType()});
-    } else if (Cast->isPRValue() && !stripTemporaries(Cast->getArg(0))->isPRValue() &&
+    const UnaryOperator *Deref = DereferencedCasts.lookup(Cast);
+    const Expr *Kept = Deref
+                           ? cast<UnaryOperator>(stripTemporaries(Cast->getArg(0)))->getSubExpr()
+                           : Cast->getArg(0);
+    Claims.Types.push_back({Kept, Deref ? Deref->getType() : Cast->getType()});
+    if (Deref) {
+      // `*std::any_cast<T>(&g)` -> `g`; `std::any_cast<T>(&g)` -> `&g`.
+      Analyzer.unwrap(Deref, Kept);
+    } else if (Cast->isPRValue() && !stripTemporaries(Kept)->isPRValue() &&
                copyMatters(Cast)) {
       // `std::any_cast<T>(g).scale(2)` scaled a copy; `g.scale(2)` would
       // scale g. The copy stays: `static_cast<T>(g).scale(2)`. (Of the
@@ -1049,23 +1054,18 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
       if (!Callee || Callee->getNumTemplateArgs() != 1)
         return Fail(Cast);
       CharSourceRange Written = Lexer::makeFileCharRange(
-          CharSourceRange::getTokenRange(Callee->template_arguments()[0].getSourceRange()),
-          Context->getSourceManager(), getLangOpts());
+          CharSourceRange::getTokenRange(Callee->template_arguments()[0].getSourceRange()), SM,
+          getLangOpts());
       CharSourceRange Name = Lexer::makeFileCharRange(
-          CharSourceRange::getCharRange(Cast->getBeginLoc(), Cast->getArg(0)->getBeginLoc()),
-          Context->getSourceManager(), getLangOpts());
+          CharSourceRange::getCharRange(Cast->getBeginLoc(), Kept->getBeginLoc()), SM,
+          getLangOpts());
       if (Written.isInvalid() || Name.isInvalid())
         return Fail(Cast);
       Hints.push_back(FixItHint::CreateReplacement(
-          Name, "static_cast<" +
-                    Lexer::getSourceText(Written, Context->getSourceManager(), getLangOpts())
-                        .str() +
-                    ">("));
-      Claims.Types.push_back({Cast->getArg(0), Cast->getType()});
+          Name, "static_cast<" + Lexer::getSourceText(Written, SM, getLangOpts()).str() + ">("));
       continue;
     } else {
-      Analyzer.unwrap(Cast, Cast->getArg(0));
-      Claims.Types.push_back({Cast->getArg(0), Cast->getType()});
+      Analyzer.unwrap(Cast, Kept);
     }
     if (Analyzer.EditsInMacro)
       return Fail(Cast);
@@ -1102,7 +1102,6 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
   // `std::visit(f, g)` -> `(f)(g)`: visit called f with what g holds, which
   // is now g itself. (Not with an explicit result type, `visit<R>`, which
   // converts.)
-  const SourceManager &SM = Context->getSourceManager();
   for (const CallExpr *Visit : VisitsOf.lookup(Fn)) {
     const auto *Callee = dyn_cast<DeclRefExpr>(Visit->getCallee()->IgnoreImpCasts());
     if (!Callee || Callee->hasExplicitTemplateArgs())
