@@ -168,17 +168,6 @@ bool isInsideForm(const CallExpr *Call, const CompileTimeForm &Form,
   return false;
 }
 
-/// Whether two fixes make the same edits.
-bool sameEdits(llvm::ArrayRef<FixItHint> A, llvm::ArrayRef<FixItHint> B) {
-  return A.size() == B.size() &&
-         llvm::all_of(llvm::zip(A, B), [](const auto &Pair) {
-           const FixItHint &X = std::get<0>(Pair), &Y = std::get<1>(Pair);
-           return X.RemoveRange.getAsRange() == Y.RemoveRange.getAsRange() &&
-                  X.RemoveRange.isTokenRange() == Y.RemoveRange.isTokenRange() &&
-                  X.CodeToInsert == Y.CodeToInsert;
-         });
-}
-
 /// Whether \p Loc is where one of the form's overloads is declared (where
 /// the compiler's notes on candidates point).
 bool isFormOverload(SourceLocation Loc, const CompileTimeForm &Form,

@@ -544,17 +544,32 @@ std::string withShortLambdaPaths(llvm::StringRef Message) {
 
 } // namespace
 
+namespace {
+
+/// What an edit does, for comparing edits of one translation unit.
+using EditKey = std::tuple<unsigned, unsigned, bool, unsigned, unsigned, bool, std::string>;
+
+EditKey editKey(const FixItHint &H) {
+  return {H.RemoveRange.getBegin().getRawEncoding(),
+          H.RemoveRange.getEnd().getRawEncoding(),
+          H.RemoveRange.isTokenRange(),
+          H.InsertFromRange.getBegin().getRawEncoding(),
+          H.InsertFromRange.getEnd().getRawEncoding(),
+          H.BeforePreviousInsertions,
+          H.CodeToInsert};
+}
+
+} // namespace
+
 void dropRepeatedEdits(std::vector<FixItHint> &Fix) {
-  std::set<std::tuple<unsigned, unsigned, bool, unsigned, unsigned, bool, std::string>> Seen;
-  llvm::erase_if(Fix, [&](const FixItHint &H) {
-    return !Seen
-                .insert({H.RemoveRange.getBegin().getRawEncoding(),
-                         H.RemoveRange.getEnd().getRawEncoding(), H.RemoveRange.isTokenRange(),
-                         H.InsertFromRange.getBegin().getRawEncoding(),
-                         H.InsertFromRange.getEnd().getRawEncoding(),
-                         H.BeforePreviousInsertions, H.CodeToInsert})
-                .second;
-  });
+  std::set<EditKey> Seen;
+  llvm::erase_if(Fix, [&](const FixItHint &H) { return !Seen.insert(editKey(H)).second; });
+}
+
+bool sameEdits(llvm::ArrayRef<FixItHint> A, llvm::ArrayRef<FixItHint> B) {
+  return A.size() == B.size() && llvm::all_of(llvm::zip(A, B), [](const auto &Pair) {
+           return editKey(std::get<0>(Pair)) == editKey(std::get<1>(Pair));
+         });
 }
 
 std::string ProofOutcome::reason() const {

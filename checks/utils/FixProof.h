@@ -116,6 +116,9 @@ struct ProofOutcome {
 /// time, and the same insertion applied twice would write its text twice.
 void dropRepeatedEdits(std::vector<FixItHint> &Fix);
 
+/// Whether two fixes make the same edits, in the same order.
+bool sameEdits(llvm::ArrayRef<FixItHint> A, llvm::ArrayRef<FixItHint> B);
+
 /// The findings of one translation unit, held back until their fixes are
 /// proved. Shared by the translation unit's gradlint checks (found through
 /// its preprocessor): each joins it before the parse, leaves it when it has
