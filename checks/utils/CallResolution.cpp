@@ -104,7 +104,7 @@ public:
 
   bool VisitExpr(Expr *E) {
     // Each expression whose first token is asked for (most are not: the
-    // end is mapped only then).
+    // end is mapped only then, not through exprSiteOf).
     if (TypedBegins.empty() || Propagating || E->isTypeDependent() ||
         isa<ImplicitCastExpr, FullExpr>(E))
       return true;
@@ -235,12 +235,11 @@ private:
     }
     if (Watched.empty())
       return;
-    std::optional<SourceSite> Begin = Map(Call->getBeginLoc());
-    std::optional<SourceSite> End = Map(Call->getEndLoc());
-    if (!Begin || !End || !(Begin->File == End->File))
+    std::optional<ExprSite> At = exprSiteOf(Call, Map);
+    if (!At)
       return;
     CallResolution &Resolution =
-        Result.Calls[CallKey{*Begin, End->Offset, isa<CXXConstructExpr>(Call)}];
+        Result.Calls[CallKey{At->Begin, At->End, isa<CXXConstructExpr>(Call)}];
     Resolution.Watched.insert(Watched.begin(), Watched.end());
     Resolution.ConvertsToOwnClass |= OwnClass;
     addCallee(Resolution, Callee);
@@ -310,6 +309,14 @@ std::optional<SourceSite> siteAt(SourceLocation Loc, const SourceManager &SM) {
   if (!Entry)
     return std::nullopt;
   return SourceSite{Entry->getUniqueID(), SM.getFileOffset(Loc)};
+}
+
+std::optional<ExprSite> exprSiteOf(const Expr *E, SiteMapper Map) {
+  std::optional<SourceSite> Begin = Map(E->getBeginLoc());
+  std::optional<SourceSite> End = Map(E->getEndLoc());
+  if (!Begin || !End || !(Begin->File == End->File))
+    return std::nullopt;
+  return ExprSite{*Begin, End->Offset};
 }
 
 std::string valueTypeIdentity(QualType Type, const ASTContext &Ctx) {

@@ -96,6 +96,10 @@ struct ExprSite {
   }
 };
 
+/// Where \p E is written, mapped with \p Map (none when its first and last
+/// token are not in one file).
+std::optional<ExprSite> exprSiteOf(const Expr *E, SiteMapper Map);
+
 /// The type of a value as a cast out of an erased type gives it, for
 /// comparing across parses: without references, cv-qualifiers and sugar
 /// (a pointer's pointee without its own cv-qualifiers: the pointer form of

@@ -617,6 +617,7 @@ void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
   std::vector<std::pair<SourceSite, std::set<SourceSite>>> Calls;
   std::vector<Finding::KeptValue> Kept;
   std::vector<CallKey> Replaced;
+  auto Original = [&](SourceLocation Loc) { return siteAt(Loc, SM); };
   if (!Fix.empty() && !Question) {
     for (const Decl *D : Claims.Retyped)
       if (std::optional<SourceSite> Site = siteOf(D, SM))
@@ -626,12 +627,11 @@ void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
       // the instantiations only: nothing to compare it with here.
       if (E.Type->isDependentType())
         continue;
-      std::optional<SourceSite> Begin = siteAt(E.Kept->getBeginLoc(), SM);
-      std::optional<SourceSite> End = siteAt(E.Kept->getEndLoc(), SM);
-      if (!Begin || !End || !(Begin->File == End->File))
+      std::optional<ExprSite> At = exprSiteOf(E.Kept, Original);
+      if (!At)
         continue;
       QualType Shown = E.Type.getNonReferenceType().getUnqualifiedType();
-      Kept.push_back({{*Begin, End->Offset},
+      Kept.push_back({*At,
                       Lexer::getSourceText(CharSourceRange::getTokenRange(
                                                E.Kept->getSourceRange()),
                                            SM, Context.getLangOpts())
@@ -639,12 +639,9 @@ void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
                       valueTypeIdentity(E.Type, Context),
                       Shown.getAsString(Context.getPrintingPolicy())});
     }
-    for (const CallExpr *Call : Claims.Replaced) {
-      std::optional<SourceSite> Begin = siteAt(Call->getBeginLoc(), SM);
-      std::optional<SourceSite> End = siteAt(Call->getEndLoc(), SM);
-      if (Begin && End && Begin->File == End->File)
-        Replaced.push_back(CallKey{*Begin, End->Offset, false});
-    }
+    for (const CallExpr *Call : Claims.Replaced)
+      if (std::optional<ExprSite> At = exprSiteOf(Call, Original))
+        Replaced.push_back(CallKey{At->Begin, At->End, false});
     for (const ExpectedCall &E : Claims.Calls) {
       std::optional<SourceSite> At = siteAt(E.Call->getExprLoc(), SM);
       std::set<SourceSite> Callees;
