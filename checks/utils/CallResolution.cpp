@@ -5,11 +5,22 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/ExprConcepts.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace clang::tidy::gradlint {
 namespace {
+
+/// The names an expression or a written type refers to.
+struct RefScan : RecursiveASTVisitor<RefScan> {
+  std::vector<const Expr *> Found;
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    Found.push_back(Ref);
+    return true;
+  }
+};
 
 /// The declaration a call resolves to, as written once: the function
 /// template or member a specialization was instantiated from, first
@@ -50,15 +61,69 @@ public:
 
   bool shouldVisitTemplateInstantiations() const { return true; }
 
+  /// A function's body is a frame of its own. In an instantiation of a
+  /// template (a function template's, a class template member's, a generic
+  /// lambda's), what it finds out about types depends on the template
+  /// arguments, which the watched values its parameters receive give; in
+  /// any other function, on the values the expression itself refers to.
+  bool TraverseDecl(Decl *D) {
+    const auto *Fn = dyn_cast_or_null<FunctionDecl>(D);
+    if (Propagating || !Fn || !Fn->doesThisDeclarationHaveABody())
+      return RecursiveASTVisitor::TraverseDecl(D);
+    return inFunction(Fn, [&] { return RecursiveASTVisitor::TraverseDecl(D); });
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (Propagating) {
+      if (Ref->hasExplicitTemplateArgs())
+        if (const auto *Fn = dyn_cast<FunctionDecl>(Ref->getDecl()))
+          if (std::set<SourceSite> From = rootsIn(Ref->template_arguments()); !From.empty())
+            intoSpecialization(Fn, From);
+      return true;
+    }
+    // `std::is_same_v<T, std::any>`, `std::is_integral<T>::value`: a
+    // constant of a template specialization.
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    if (Var && (isa<VarTemplateSpecializationDecl>(Var) ||
+                (Var->isStaticDataMember() &&
+                 isa<ClassTemplateSpecializationDecl>(Var->getDeclContext()))) &&
+        Var->getType()->isIntegralOrEnumerationType())
+      found(Ref);
+    return true;
+  }
+
+  bool VisitIfStmt(IfStmt *If) {
+    if (If->isConstexpr() && If->getCond())
+      found(If->getCond());
+    return true;
+  }
+  bool VisitUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *E) { return found(E); }
+  bool VisitCXXNoexceptExpr(CXXNoexceptExpr *E) { return found(E); }
+  bool VisitTypeTraitExpr(TypeTraitExpr *E) { return found(E); }
+  bool VisitConceptSpecializationExpr(ConceptSpecializationExpr *E) { return found(E); }
+  bool VisitRequiresExpr(RequiresExpr *E) { return found(E); }
+  bool VisitCXXTypeidExpr(CXXTypeidExpr *E) {
+    std::set<SourceSite> Watched = watchedAt(E);
+    if (Watched.empty())
+      return true;
+    QualType Type = E->isTypeOperand() ? E->getTypeOperand(const_cast<ASTContext &>(Ctx))
+                                       : E->getExprOperand()->getType();
+    std::string Name = Type.getNonReferenceType().getCanonicalType().getUnqualifiedType()
+                           .getAsString(Ctx.getPrintingPolicy());
+    observe(E, Watched, Name, "typeid(" + Name + ")");
+    return true;
+  }
+
   /// A generic lambda's body as written, then as instantiated: a call that
   /// depends on an `auto` parameter (`[&](auto k) { record(g, k); }`)
   /// resolves only in the instantiations.
   bool TraverseLambdaExpr(LambdaExpr *Lambda) {
+    // The body belongs to the enclosing function's frame.
     if (!RecursiveASTVisitor::TraverseLambdaExpr(Lambda))
       return false;
     if (FunctionTemplateDecl *Template = Lambda->getDependentCallOperator())
       for (FunctionDecl *Instance : Template->specializations())
-        if (!TraverseStmt(Instance->getBody()))
+        if (!inFunction(Instance, [&] { return TraverseStmt(Instance->getBody()); }))
           return false;
     return true;
   }
@@ -119,6 +184,34 @@ public:
         valueTypeIdentity(Type, Ctx),
         Type.getNonReferenceType().getCanonicalType().getUnqualifiedType().getAsString(
             Ctx.getPrintingPolicy()));
+    return true;
+  }
+
+  /// `Box{g}`: an aggregate of a class template specialization holds a
+  /// watched value.
+  bool VisitInitListExpr(InitListExpr *List) {
+    if (Propagating && !List->isTypeDependent())
+      if (const CXXRecordDecl *Class = List->getType()->getAsCXXRecordDecl())
+        for (const Expr *Init : List->inits())
+          if (const std::set<SourceSite> *From = rootsOf(Init))
+            intoClass(Class, std::set<SourceSite>(*From));
+    return true;
+  }
+
+  /// `Box<decltype(g)>`: a class template specialization written with
+  /// template arguments that refer to a watched value.
+  bool VisitTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc Loc) {
+    if (!Propagating)
+      return true;
+    const auto *Spec =
+        dyn_cast_or_null<ClassTemplateSpecializationDecl>(Loc.getType()->getAsCXXRecordDecl());
+    if (!Spec)
+      return true;
+    std::vector<TemplateArgumentLoc> Args;
+    for (unsigned I = 0; I < Loc.getNumArgs(); ++I)
+      Args.push_back(Loc.getArgLoc(I));
+    if (std::set<SourceSite> From = rootsIn(Args); !From.empty())
+      intoSpecialization(Spec, From);
     return true;
   }
 
@@ -204,7 +297,24 @@ private:
       std::set<SourceSite> &Into = Roots[*Site];
       for (const SourceSite &Root : Copy)
         Changed |= Into.insert(Root).second;
+      if (isa<CXXConstructorDecl>(Fn))
+        intoClass(Fn->getParent(), Copy);
     }
+  }
+
+  /// A class template specialization constructed from watched values: its
+  /// members find out about types from their template arguments.
+  void intoClass(const DeclContext *Class, const std::set<SourceSite> &From) {
+    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(Class);
+    if (!Spec)
+      return;
+    intoSpecialization(Spec, From);
+  }
+
+  void intoSpecialization(const Decl *Spec, const std::set<SourceSite> &From) {
+    std::set<SourceSite> &Into = Specialized[Spec->getCanonicalDecl()];
+    for (const SourceSite &Root : From)
+      Changed |= Into.insert(Root).second;
   }
 
   /// Map(patternOf(D)'s location), once per declaration: most arguments
@@ -243,6 +353,107 @@ private:
     Resolution.Watched.insert(Watched.begin(), Watched.end());
     Resolution.ConvertsToOwnClass |= OwnClass;
     addCallee(Resolution, Callee);
+  }
+
+  /// Walks \p Fn's body (by \p Walk), once propagating is done, as a
+  /// frame of its own.
+  template <class WalkFn> bool inFunction(const FunctionDecl *Fn, WalkFn Walk) {
+    if (Propagating)
+      return Walk();
+    Frames.push_back(frameOf(Fn));
+    bool Continue = Walk();
+    Frames.pop_back();
+    return Continue;
+  }
+
+  std::set<SourceSite> rootsOfRefs(llvm::ArrayRef<const Expr *> Refs) {
+    std::set<SourceSite> Found;
+    for (const Expr *Ref : Refs)
+      if (const std::set<SourceSite> *From = rootsOf(Ref))
+        Found.insert(From->begin(), From->end());
+    return Found;
+  }
+
+  /// The watched values the explicit template arguments \p Args refer to
+  /// (`show<decltype(g)>()`, `Box<decltype(g)>`), or null.
+  std::set<SourceSite> rootsIn(llvm::ArrayRef<TemplateArgumentLoc> Args) {
+    RefScan Scan;
+    for (const TemplateArgumentLoc &Arg : Args)
+      Scan.TraverseTemplateArgumentLoc(Arg);
+    return rootsOfRefs(Scan.Found);
+  }
+
+  /// The frame of \p Fn: for an instantiation of a template, the watched
+  /// values its parameters receive, those its class (or an enclosing one)
+  /// is constructed from (`Box{g}.say()`), and those its template
+  /// arguments or its class's were written with (`show<decltype(g)>()`).
+  std::optional<std::set<SourceSite>> frameOf(const FunctionDecl *Fn) {
+    if (!Fn->getTemplateInstantiationPattern())
+      return std::nullopt;
+    std::set<SourceSite> Found;
+    for (const ParmVarDecl *Param : Fn->parameters())
+      if (std::optional<SourceSite> Site = siteOf(Param))
+        if (auto It = Roots.find(*Site); It != Roots.end())
+          Found.insert(It->second.begin(), It->second.end());
+    if (auto It = Specialized.find(Fn->getCanonicalDecl()); It != Specialized.end())
+      Found.insert(It->second.begin(), It->second.end());
+    for (const DeclContext *In = Fn->getDeclContext(); In; In = In->getParent())
+      if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(In))
+        if (auto It = Specialized.find(Spec->getCanonicalDecl()); It != Specialized.end())
+          Found.insert(It->second.begin(), It->second.end());
+    return Found;
+  }
+
+  /// A constant the function being walked computes from types, with its
+  /// value (true: the walk goes on).
+  bool found(const Expr *E) {
+    std::set<SourceSite> Watched = watchedAt(E);
+    if (Watched.empty())
+      return true;
+    Expr::EvalResult Value;
+    if (!E->EvaluateAsRValue(Value, Ctx) || Value.HasSideEffects || !Value.Val.isInt())
+      return true;
+    const llvm::APSInt &Int = Value.Val.getInt();
+    std::string Text = E->getType()->isBooleanType() ? (Int.getBoolValue() ? "true" : "false")
+                                                    : llvm::toString(Int, 10);
+    observe(E, Watched, Text, Text);
+    return true;
+  }
+
+  /// The watched values what the function being walked finds out at \p E
+  /// depends on (none: it is not kept).
+  std::set<SourceSite> watchedAt(const Expr *E) {
+    if (Propagating || Frames.empty() || E->isValueDependent() || E->isTypeDependent())
+      return {};
+    std::set<SourceSite> Watched;
+    if (Frames.back())
+      Watched = *Frames.back();
+    // `sizeof(h)`, `std::is_same_v<decltype(h), std::any>`.
+    RefScan Scan;
+    Scan.TraverseStmt(const_cast<Expr *>(E));
+    std::set<SourceSite> Found = rootsOfRefs(Scan.Found);
+    Watched.insert(Found.begin(), Found.end());
+    return Watched;
+  }
+
+  /// Keeps what the function being walked found at \p E.
+  void observe(const Expr *E, const std::set<SourceSite> &Watched, const std::string &Identity,
+               const std::string &Shown) {
+    std::optional<ExprSite> At = exprSiteOf(E, Map);
+    if (!At)
+      return;
+    auto [It, New] = Result.Observed.try_emplace(*At);
+    TypeObservation &Observation = It->second;
+    Observation.Watched.insert(Watched.begin(), Watched.end());
+    Observation.Values.emplace(Identity, Shown);
+    if (New) {
+      const SourceManager &SM = Ctx.getSourceManager();
+      Observation.Text = Lexer::getSourceText(
+                             CharSourceRange::getTokenRange(SM.getFileLoc(E->getBeginLoc()),
+                                                            SM.getFileLoc(E->getEndLoc())),
+                             SM, Ctx.getLangOpts())
+                             .str();
+    }
   }
 
   /// Adds what a call resolves to (no function: \p Callee is null).
@@ -286,6 +497,11 @@ private:
   }
 
   const ASTContext &Ctx;
+  /// The type of each watched declaration's value (a function's: its
+  /// result), in the parse being read.
+  /// The template specializations (classes, functions) constructed from
+  /// watched values or written with template arguments that refer to them.
+  std::map<const Decl *, std::set<SourceSite>> Specialized;
   const std::set<SourceSite> &Pinned;
   const std::set<ExprSite> &Typed;
   std::set<SourceSite> TypedBegins;
@@ -293,6 +509,9 @@ private:
   /// Each watched or derived declaration, with the watched ones it comes from.
   std::map<SourceSite, std::set<SourceSite>> Roots;
   llvm::DenseMap<const Decl *, std::optional<SourceSite>> Sites;
+  /// The functions being walked, innermost last: for an instantiation of
+  /// a template, the watched values its parameters receive.
+  std::vector<std::optional<std::set<SourceSite>>> Frames;
 };
 
 } // namespace

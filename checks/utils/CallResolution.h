@@ -106,6 +106,22 @@ std::optional<ExprSite> exprSiteOf(const Expr *E, SiteMapper Map);
 /// std::any_cast).
 std::string valueTypeIdentity(QualType Type, const ASTContext &Ctx);
 
+/// What a function that handles a watched value finds out about types at
+/// compile time, at one place (one value per instantiation of a template it
+/// is in): an `if constexpr` condition, `sizeof`, `typeid`, a type trait or
+/// concept. A fix that changes the value's type may change these without
+/// changing any call: `if constexpr (std::is_same_v<T, std::any>)` in the
+/// template the value is passed to takes the other branch.
+struct TypeObservation {
+  /// The declarations whose values the function handles (among the watched).
+  std::set<SourceSite> Watched;
+  /// Each value found, by an identity that holds across parses, with the
+  /// value as shown in a message.
+  std::map<std::string, std::string> Values;
+  /// The expression as written (the original parse only).
+  std::string Text;
+};
+
 /// What resolveCalls finds.
 struct ResolvedCalls {
   /// The calls that take a watched value, by where they are written.
@@ -117,6 +133,9 @@ struct ResolvedCalls {
   /// instantiation of a template they are in): each identity
   /// (valueTypeIdentity), with the type as clang prints it.
   std::map<ExprSite, std::map<std::string, std::string>> Types;
+  /// What the functions that handle a watched value find out about types
+  /// (see TypeObservation), by where each is written.
+  std::map<ExprSite, TypeObservation> Observed;
 };
 
 /// Finds, in the user code of \p Ctx (declarations outside system headers
@@ -127,7 +146,11 @@ struct ResolvedCalls {
 /// what each resolves to; and what the calls named by the place of their
 /// callee's name in \p Pinned resolve to; and the types of the expressions
 /// written at the places in \p Typed (looking through what is not written:
-/// conversions, temporaries, a converting constructor). Locations are
+/// conversions, temporaries, a converting constructor); and, in each
+/// function whose body refers to a watched value (an instantiation of a
+/// template with a parameter that receives one included), what its
+/// `if constexpr` conditions, `sizeof`, `alignof`, `typeid`, `noexcept`,
+/// type traits and concepts evaluate to. Locations are
 /// mapped with \p Map; a call that does not resolve (an error) has no
 /// callee.
 ResolvedCalls resolveCalls(ASTContext &Ctx, const std::set<SourceSite> &Watched,

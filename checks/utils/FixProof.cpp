@@ -240,6 +240,23 @@ public:
            ": the erased type decides which function it calls";
   }
 
+  /// Why a fix is withdrawn under which what is found out about types at
+  /// \p At would be what \p Now says instead of what \p Before says.
+  std::string describeObservation(const SourceSite &At, const TypeObservation &Before,
+                                  const TypeObservation &Now) const {
+    auto Values = [](const TypeObservation &O) {
+      std::string Text;
+      for (const auto &Entry : O.Values)
+        Text += (Text.empty() ? "" : " or ") + Entry.second;
+      return Text;
+    };
+    std::string Written = Before.Text;
+    if (Written.size() > 60)
+      Written = Written.substr(0, 57) + "...";
+    return "with it, '" + Written + "' at " + place(At, true) + " would be " + Values(Now) +
+           " instead of " + Values(Before) + ": the code inspects the type the fix changes";
+  }
+
   /// Why a fix is withdrawn whose rewritten call at \p At calls what
   /// \p Now says instead of a function declared at \p Expected.
   std::string describeUnexpectedCallee(const SourceSite &At, const CallResolution &Now,
@@ -416,6 +433,7 @@ private:
     Resolved.clear();
     PinnedResolved.clear();
     TypesFound.clear();
+    Observed.clear();
     ResolvingAction Action(*this);
     Compiler.ExecuteAction(Action);
     return std::move(Capture.Diagnostics);
@@ -442,6 +460,7 @@ private:
           P.Resolved = std::move(Found.Calls);
           P.PinnedResolved = std::move(Found.Pinned);
           P.TypesFound = std::move(Found.Types);
+          P.Observed = std::move(Found.Observed);
         }
       };
       return std::make_unique<Consumer>(P);
@@ -495,6 +514,9 @@ public:
   /// last parse.
   std::set<ExprSite> Typed;
   std::map<ExprSite, std::map<std::string, std::string>> TypesFound;
+  /// What the functions that handle a retyped value found out about types
+  /// in the last parse.
+  std::map<ExprSite, TypeObservation> Observed;
 
 private:
   Preprocessor &PP;
@@ -712,11 +734,13 @@ void FixProof::prove() {
       P.Typed.insert(Value.At);
   }
   std::map<CallKey, CallResolution> Before;
+  std::map<ExprSite, TypeObservation> ObservedBefore;
   if (!P.Watched.empty()) {
     const SourceManager &SM = Ctx->getSourceManager();
-    Before = resolveCalls(*Ctx, P.Watched, {},
-                          [&](SourceLocation Loc) { return siteAt(Loc, SM); })
-                 .Calls;
+    ResolvedCalls Found = resolveCalls(*Ctx, P.Watched, {},
+                                       [&](SourceLocation Loc) { return siteAt(Loc, SM); });
+    Before = std::move(Found.Calls);
+    ObservedBefore = std::move(Found.Observed);
     for (auto It = Before.begin(); It != Before.end();)
       if (It->second.ConvertsToOwnClass || It->second.Callees.empty())
         It = Before.erase(It);
@@ -777,23 +801,39 @@ void FixProof::prove() {
                 Owners.push_back(I);
       Failures.push_back({std::move(Error), std::move(Owners)});
     }
-    for (const auto &Entry : P.Resolved) {
-      const CallKey &Key = Entry.first;
-      const CallResolution &Now = Entry.second;
-      auto It = Before.find(Key);
-      if (It == Before.end() || llvm::equal(llvm::make_first_range(It->second.Callees),
-                                            llvm::make_first_range(Now.Callees)))
-        continue;
-      std::set<SourceSite> Watched = It->second.Watched;
-      Watched.insert(Now.Watched.begin(), Now.Watched.end());
-      Failure F{{}, OwnersOf(Watched)};
-      if (F.Owners.empty())
-        continue;
-      F.Error.push_back({DiagnosticsEngine::Error, 0,
-                         P.describeRebinding(Key, It->second, Now),
-                         P.locationOf(Key.Begin)});
-      Failures.push_back(std::move(F));
-    }
+    // What the parse found at each place (\p Now) against the analysis
+    // (\p Was): where they differ, a failure owned by the fixes that
+    // retype a value either side comes from.
+    auto Compare = [&](const auto &Now, const auto &Was, auto ValuesOf, auto Describe) {
+      for (const auto &[Key, Found] : Now) {
+        auto It = Was.find(Key);
+        if (It == Was.end() || llvm::equal(llvm::make_first_range(ValuesOf(It->second)),
+                                           llvm::make_first_range(ValuesOf(Found))))
+          continue;
+        std::set<SourceSite> Watched = It->second.Watched;
+        Watched.insert(Found.Watched.begin(), Found.Watched.end());
+        Failure F{{}, OwnersOf(Watched)};
+        if (F.Owners.empty())
+          continue;
+        F.Error.push_back(Describe(Key, It->second, Found));
+        Failures.push_back(std::move(F));
+      }
+    };
+    // A call that takes a retyped value and chooses another function.
+    Compare(P.Resolved, Before, [](const CallResolution &R) -> auto & { return R.Callees; },
+            [&](const CallKey &Key, const CallResolution &Was, const CallResolution &Now) {
+              return ProofDiagnostic{DiagnosticsEngine::Error, 0,
+                                     P.describeRebinding(Key, Was, Now), P.locationOf(Key.Begin)};
+            });
+    // A function that handles a retyped value and finds out something else
+    // about types (`if constexpr` takes the other branch, `sizeof`,
+    // `typeid`): it compiles and does something else.
+    Compare(P.Observed, ObservedBefore, [](const TypeObservation &O) -> auto & { return O.Values; },
+            [&](const ExprSite &At, const TypeObservation &Was, const TypeObservation &Now) {
+              return ProofDiagnostic{DiagnosticsEngine::Error, 0,
+                                     P.describeObservation(At.Begin, Was, Now),
+                                     P.locationOf(At.Begin)};
+            });
     // A rewritten call that calls something else than it was rewritten for
     // (another `cat` template that argument-dependent lookup brings, a
     // user's name that hides the tag).
