@@ -68,9 +68,40 @@ public:
   /// any other function, on the values the expression itself refers to.
   bool TraverseDecl(Decl *D) {
     const auto *Fn = dyn_cast_or_null<FunctionDecl>(D);
-    if (Propagating || !Fn || !Fn->doesThisDeclarationHaveABody())
+    if (!Fn || !Fn->doesThisDeclarationHaveABody())
       return RecursiveASTVisitor::TraverseDecl(D);
     return inFunction(Fn, [&] { return RecursiveASTVisitor::TraverseDecl(D); });
+  }
+
+  /// `auto grad(dy) { return pb(dy); }`, `[&] { return pb(dy); }`: a
+  /// function whose result type is deduced from a watched value takes the
+  /// changed type along.
+  bool VisitReturnStmt(ReturnStmt *Return) {
+    if (!Propagating || Functions.empty() || !Return->getRetValue())
+      return true;
+    const FunctionDecl *Fn = Functions.back();
+    if (!Fn->getDeclaredReturnType()->getContainedDeducedType())
+      return true;
+    if (const std::set<SourceSite> *From = rootsOf(Return->getRetValue()))
+      derive(Fn, std::set<SourceSite>(*From));
+    return true;
+  }
+
+  /// `decltype(pb(dy)) g;`, a member or a function result declared so:
+  /// its type is the watched value's.
+  bool VisitDeclaratorDecl(DeclaratorDecl *D) {
+    if (!Propagating || isa<ParmVarDecl>(D) || !D->getTypeSourceInfo())
+      return true;
+    TypeLoc Written = D->getTypeSourceInfo()->getTypeLoc();
+    if (const auto *Fn = dyn_cast<FunctionDecl>(D)) {
+      FunctionTypeLoc Signature = Fn->getFunctionTypeLoc();
+      if (!Signature)
+        return true;
+      Written = Signature.getReturnLoc();
+    }
+    if (std::set<SourceSite> From = rootsIn(Written); !From.empty())
+      derive(D, From);
+    return true;
   }
 
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
@@ -118,8 +149,12 @@ public:
   /// depends on an `auto` parameter (`[&](auto k) { record(g, k); }`)
   /// resolves only in the instantiations.
   bool TraverseLambdaExpr(LambdaExpr *Lambda) {
-    // The body belongs to the enclosing function's frame.
-    if (!RecursiveASTVisitor::TraverseLambdaExpr(Lambda))
+    // The body belongs to the enclosing function's frame, and returns from
+    // the lambda's call operator.
+    Functions.push_back(Lambda->getCallOperator());
+    bool Continue = RecursiveASTVisitor::TraverseLambdaExpr(Lambda);
+    Functions.pop_back();
+    if (!Continue)
       return false;
     if (FunctionTemplateDecl *Template = Lambda->getDependentCallOperator())
       for (FunctionDecl *Instance : Template->specializations())
@@ -259,8 +294,17 @@ private:
     const Decl *From = nullptr;
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
       From = Ref->getDecl();
-    else if (const auto *Member = dyn_cast<MemberExpr>(E))
-      return isa<FieldDecl>(Member->getMemberDecl()) ? rootsOf(Member->getBase()) : nullptr;
+    else if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+      const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+      if (!Field)
+        return nullptr;
+      // A member declared with a watched value's decltype; otherwise one
+      // of a watched value (a tuple's, a pair's).
+      if (std::optional<SourceSite> Site = siteOf(Field))
+        if (auto It = Roots.find(*Site); It != Roots.end())
+          return &It->second;
+      return rootsOf(Member->getBase());
+    }
     else if (const auto *Call = dyn_cast<CallExpr>(E)) {
       From = Call->getCalleeDecl();
       // std::get<I>(t) of a watched tuple changes with it.
@@ -355,15 +399,34 @@ private:
     addCallee(Resolution, Callee);
   }
 
-  /// Walks \p Fn's body (by \p Walk), once propagating is done, as a
-  /// frame of its own.
+  /// Walks \p Fn's body (by \p Walk) with it as the function returns
+  /// belong to and, once propagating is done, as a frame of its own.
   template <class WalkFn> bool inFunction(const FunctionDecl *Fn, WalkFn Walk) {
-    if (Propagating)
-      return Walk();
-    Frames.push_back(frameOf(Fn));
+    Functions.push_back(Fn);
+    if (!Propagating)
+      Frames.push_back(frameOf(Fn));
     bool Continue = Walk();
-    Frames.pop_back();
+    if (!Propagating)
+      Frames.pop_back();
+    Functions.pop_back();
     return Continue;
+  }
+
+  /// \p D's type comes from the watched values \p From.
+  void derive(const Decl *D, const std::set<SourceSite> &From) {
+    std::optional<SourceSite> Site = siteOf(D);
+    if (!Site)
+      return;
+    std::set<SourceSite> &Into = Roots[*Site];
+    for (const SourceSite &Root : From)
+      Changed |= Into.insert(Root).second;
+  }
+
+  /// The watched values a written type refers to (`decltype(pb(dy))`).
+  std::set<SourceSite> rootsIn(TypeLoc Written) {
+    RefScan Scan;
+    Scan.TraverseTypeLoc(Written);
+    return rootsOfRefs(Scan.Found);
   }
 
   std::set<SourceSite> rootsOfRefs(llvm::ArrayRef<const Expr *> Refs) {
@@ -509,6 +572,9 @@ private:
   /// Each watched or derived declaration, with the watched ones it comes from.
   std::map<SourceSite, std::set<SourceSite>> Roots;
   llvm::DenseMap<const Decl *, std::optional<SourceSite>> Sites;
+  /// The functions (lambdas' call operators included) being walked,
+  /// innermost last.
+  std::vector<const FunctionDecl *> Functions;
   /// The functions being walked, innermost last: for an instantiation of
   /// a template, the watched values its parameters receive.
   std::vector<std::optional<std::set<SourceSite>>> Frames;
