@@ -412,7 +412,8 @@ const VarDecl *deducedLocal(const Expr *E) {
 
 /// The call an std::any_cast's operand goes back to: `pb(dy)`,
 /// `pb(dy)[0]`, `std::get<0>(pb(dy))`, the address of one of these (`&g`,
-/// the pointer form), or a local whose type is deduced from one.
+/// the pointer form), a local whose type is deduced from one, or
+/// `std::move` of one.
 const CallExpr *castOperandSource(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < 6; ++Depth) {
     E = stripTemporaries(E);
@@ -425,7 +426,7 @@ const CallExpr *castOperandSource(const Expr *E) {
                Op && Op->getOperator() == OO_Subscript) {
       E = Op->getArg(0);
     } else if (const auto *Call = dyn_cast<CallExpr>(E);
-               Call && isStdFunction(Call->getDirectCallee(), {"get"}) &&
+               Call && isStdFunction(Call->getDirectCallee(), {"get", "move", "forward"}) &&
                Call->getNumArgs() == 1) {
       E = Call->getArg(0);
     } else if (isa<DeclRefExpr>(E)) {
@@ -973,22 +974,23 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
     }
   }
   FixClaims Claims = FixClaims::retyping(Fn);
-  const Expr *Unrewritten = nullptr;
-  CanFix &= callerEdits(Fn, Type, Analyzer, Hints, Claims, &Unrewritten);
+  Unrewritten Skipped;
+  CanFix &= callerEdits(Fn, Type, Analyzer, Hints, Claims, &Skipped);
   if (!CanFix)
     Hints.clear();
   // At the use as written in the file (a macro's expansion).
   SourceLocation UseLoc =
-      Unrewritten ? SM.getFileLoc(Unrewritten->getBeginLoc()) : SourceLocation();
+      Skipped.Use ? SM.getFileLoc(Skipped.Use->getBeginLoc()) : SourceLocation();
+  std::string Why = Skipped.Why.empty()
+                        ? "this use of the result is not rewritten for the concrete type "
+                          "(written in a macro, or in a form the check does not rewrite)"
+                        : Skipped.Why;
   report(*Context, std::move(Hints),
-         [this, Report, Loc, UseLoc](llvm::ArrayRef<FixItHint> Proved,
-                                     const ProofOutcome &Proof) {
+         [this, Report, Loc, UseLoc, Why](llvm::ArrayRef<FixItHint> Proved,
+                                          const ProofOutcome &Proof) {
            Report() << Proved;
            if (UseLoc.isValid())
-             diag(UseLoc,
-                  "no fix: this use of the result is not rewritten for the concrete type "
-                  "(written in a macro, or in a form the check does not rewrite)",
-                  DiagnosticIDs::Note);
+             diag(UseLoc, "no fix: %0", DiagnosticIDs::Note) << Why;
            noteWithdrawn(Loc, Proof);
          },
          Claims);
@@ -1024,13 +1026,18 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
                                           ReturnAnalyzer &Analyzer,
                                           std::vector<FixItHint> &Hints,
                                           FixClaims &Claims,
-                                          const Expr **Unrewritten) const {
-  auto Fail = [&](const Expr *Use) {
-    if (Unrewritten)
-      *Unrewritten = Use;
+                                          Unrewritten *Skipped) const {
+  auto Fail = [&](const Expr *Use, std::string Why = "") {
+    if (Skipped)
+      *Skipped = {Use, std::move(Why)};
     return false;
   };
   const SourceManager &SM = Context->getSourceManager();
+  auto ChangedBefore = [&](const VarDecl *Var, const Change &Changed) {
+    return "'" + Var->getName().str() + "' may hold something else by then (" + Changed.How +
+           " on line " + std::to_string(SM.getExpansionLineNumber(Changed.Use->getBeginLoc())) +
+           ")";
+  };
   for (const CallExpr *Cast : AnyCastsOf.lookup(Fn)) {
     // What the cast keeps (`g` of `*std::any_cast<T>(&g)`) must have the
     // type the cast gives (the proof compares): a cast to another type
@@ -1042,6 +1049,12 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
                            ? cast<UnaryOperator>(stripTemporaries(Cast->getArg(0)))->getSubExpr()
                            : Cast->getArg(0);
     Claims.Types.push_back({Kept, Deref ? Deref->getType() : Cast->getType()});
+    // A cast checks what the local holds now; moved from, a std::any holds
+    // nothing and the cast fails.
+    if (const VarDecl *Var = deducedLocal(Kept))
+      if (Change Changed = changingUse(Var, Cast); Changed.Use)
+        return Fail(Cast, ChangedBefore(Var, Changed) +
+                              "; the cast checks what it holds, and the fix would drop it");
     if (Deref) {
       // `*std::any_cast<T>(&g)` -> `g`; `std::any_cast<T>(&g)` -> `&g`.
       Analyzer.unwrap(Deref, Kept);
@@ -1075,6 +1088,15 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
     SourceRange Range = Asked->getSourceRange();
     if (!Range.getBegin().isFileID() || !Range.getEnd().isFileID())
       return Fail(Asked);
+    // The answer is what the pullback's result holds; a local changed
+    // since (moved from, assigned) may hold nothing, or something else.
+    const auto *Member = dyn_cast<CXXMemberCallExpr>(Asked);
+    if (const VarDecl *Var =
+            deducedLocal(Member ? Member->getImplicitObjectArgument() : Asked->getArg(0)))
+      if (Change Changed = changingUse(Var, Asked); Changed.Use)
+        return Fail(Asked, ChangedBefore(Var, Changed) +
+                               "; the fix would answer this question for the pullback's own "
+                               "result");
     std::string Answer = "true"; // has_value(): every return produces one
     const FunctionDecl *Query = Asked->getDirectCallee();
     if (Query->getName() == "type") {
@@ -1129,6 +1151,173 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
     Claims.Replaced.push_back(Visit);
   }
   return true;
+}
+
+namespace {
+
+/// The innermost lambda \p E is written in (within \p Ctx's parents), or
+/// null.
+const LambdaExpr *enclosingLambda(const Expr *E, ASTContext &Ctx) {
+  DynTypedNode Cur = DynTypedNode::create(*E);
+  for (unsigned Depth = 0; Depth < 64; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(Cur);
+    if (Parents.empty())
+      return nullptr;
+    Cur = Parents[0];
+    if (const auto *Lambda = Cur.get<LambdaExpr>())
+      return Lambda;
+    if (Cur.get<FunctionDecl>())
+      return nullptr;
+  }
+  return nullptr;
+}
+
+} // namespace
+
+bool TypeErasedPullbackCheck::mayRunBefore(const Expr *Change, const Expr *At,
+                                           const VarDecl *Var) const {
+  const SourceManager &SM = Context->getSourceManager();
+  if (SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Change->getBeginLoc()),
+                                   SM.getExpansionLoc(At->getBeginLoc())))
+    return true;
+  // A lambda may be called later; a loop around both runs the change
+  // before the next question, unless it declares the local afresh.
+  if (enclosingLambda(Change, *Context) != enclosingLambda(At, *Context))
+    return true;
+  DynTypedNode Cur = DynTypedNode::create(*At);
+  for (unsigned Depth = 0; Depth < 64; ++Depth) {
+    DynTypedNodeList Parents = Context->getParents(Cur);
+    if (Parents.empty())
+      return false;
+    Cur = Parents[0];
+    const auto *Loop = Cur.get<Stmt>();
+    if (Loop && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Loop))
+      return !Loop->getSourceRange().fullyContains(Var->getSourceRange());
+    if (Cur.get<FunctionDecl>() || Cur.get<LambdaExpr>())
+      return false;
+  }
+  return false;
+}
+
+namespace {
+
+/// How the use \p Cur of a local (reached from the local's name; \p Moved:
+/// through std::move) may empty it or give it another value, or null when
+/// it only reads it. A node shared by a template's body and its
+/// instantiations has a parent in each: every one is asked.
+const char *howChanges(const Expr *Cur, bool Moved, ASTContext &Ctx, unsigned Depth = 0) {
+  if (Depth > 8)
+    return "changed";
+  DynTypedNodeList Parents = Ctx.getParents(*Cur);
+  if (Parents.empty())
+    return nullptr; // in a type (`decltype(g)`): not evaluated
+  for (const DynTypedNode &Parent : Parents) {
+    if (const char *How = [&]() -> const char * {
+          const auto *P = Parent.get<Expr>();
+          if (!P) {
+            // A statement, or a variable initialised from it: a copy (or
+            // a move), unless a reference to non-const binds it.
+            const auto *Bound = Parent.get<VarDecl>();
+            if (Moved)
+              return Bound && Bound->getType()->isReferenceType() ? nullptr : "moved from";
+            if (Bound && Bound->getType()->isReferenceType() &&
+                !Bound->getType()->getPointeeType().isConstQualified())
+              return "bound to a non-const reference";
+            return nullptr;
+          }
+          // Not evaluated (`sizeof(g)`, `typeid(g)`); in a template's own
+          // body, whose instantiations say what the use does; captured by
+          // reference, where the lambda's own uses say it.
+          if (isa<UnaryExprOrTypeTraitExpr, CXXTypeidExpr, CXXNoexceptExpr, LambdaExpr>(P) ||
+              P->isInstantiationDependent())
+            return nullptr;
+          const auto *Implicit = dyn_cast<ImplicitCastExpr>(P);
+          if (isa<ParenExpr>(P) || (Implicit && Implicit->getCastKind() == CK_NoOp))
+            return howChanges(P, Moved, Ctx, Depth + 1);
+          if (Implicit)
+            return Implicit->getCastKind() == CK_LValueToRValue && !Moved ? nullptr : "changed";
+          if (const auto *Member = dyn_cast<MemberExpr>(P)) {
+            const auto *Method = dyn_cast<CXXMethodDecl>(Member->getMemberDecl());
+            return Method && Method->isConst() ? nullptr : "changed by a member function";
+          }
+          if (const auto *Address = dyn_cast<UnaryOperator>(P)) {
+            if (Address->getOpcode() != UO_AddrOf)
+              return "changed";
+            // `std::any_cast<T>(&g)` reads through the pointer; anything
+            // else may write through it.
+            const auto *Call = Ctx.getParents(*P).size() == 1
+                                   ? Ctx.getParents(*P)[0].get<CallExpr>()
+                                   : nullptr;
+            return Call && isStdFunction(Call->getDirectCallee(), {"any_cast", "get_if"})
+                       ? nullptr
+                       : "its address taken";
+          }
+          if (const auto *Call = dyn_cast<CallExpr>(P)) {
+            const FunctionDecl *Callee = Call->getDirectCallee();
+            // A cast or accessor reads what g holds (what it hands out may
+            // be modified, never whether or what g holds):
+            // `std::any_cast<T>(std::move(g))` moves what g holds out, and
+            // g still holds it.
+            if (isStdFunction(Callee,
+                              {"any_cast", "get", "get_if", "holds_alternative", "visit"}))
+              return nullptr;
+            if (isStdFunction(Callee, {"move", "forward"}))
+              return howChanges(P, /*Moved=*/true, Ctx, Depth + 1);
+            if (Moved)
+              return "moved from";
+            if (!Callee)
+              return "changed";
+            unsigned First = 0;
+            if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+                Method && isa<CXXOperatorCallExpr>(Call) && !Method->isStatic()) {
+              if (Call->getArg(0) == Cur)
+                return Method->isConst() ? nullptr
+                       : Method->isCopyAssignmentOperator() || Method->isMoveAssignmentOperator()
+                           ? "assigned"
+                           : "changed by an operator";
+              First = 1;
+            }
+            for (unsigned I = First; I < Call->getNumArgs(); ++I)
+              if (Call->getArg(I) == Cur) {
+                if (I - First >= Callee->getNumParams())
+                  return "changed";
+                QualType Param = Callee->getParamDecl(I - First)->getType();
+                return Param->isReferenceType() && !Param->getPointeeType().isConstQualified()
+                           ? "passed by non-const reference"
+                           : nullptr;
+              }
+            return "changed";
+          }
+          if (const auto *Construct = dyn_cast<CXXConstructExpr>(P))
+            // A copy; through std::move, a move.
+            return Moved ? "moved from"
+                   : Construct->getConstructor()->isCopyConstructor() ? nullptr
+                                                                       : "changed";
+          return "changed"; // an assignment, `++`, anything else
+        }())
+      return How;
+  }
+  return nullptr;
+}
+
+} // namespace
+
+TypeErasedPullbackCheck::Change
+TypeErasedPullbackCheck::changingUse(const VarDecl *Var, const Expr *At) const {
+  const auto *Fn = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
+  if (!Fn || !Fn->getBody())
+    return {};
+  using namespace ast_matchers;
+  for (const BoundNodes &Found :
+       match(findAll(declRefExpr(to(varDecl(equalsNode(Var)))).bind("use")), *Fn->getBody(),
+             *Context)) {
+    const auto *Use = Found.getNodeAs<DeclRefExpr>("use");
+    if (!mayRunBefore(Use, At, Var))
+      continue;
+    if (const char *How = howChanges(Use, /*Moved=*/false, *Context))
+      return {Use, How};
+  }
+  return {};
 }
 
 bool TypeErasedPullbackCheck::copyMatters(const CallExpr *Cast) const {

@@ -53,15 +53,37 @@ private:
   /// \p Type (casts dropped; `has_value()`, `type()` and
   /// `holds_alternative<T>` answered; `std::visit(f, g)` calling `f`
   /// directly), appended to \p Hints; false when one
-  /// is written in a macro or cannot be answered (then \p Unrewritten is
-  /// set to it). What each dropped cast
+  /// is written in a macro or cannot be answered (then \p Unrewritten says
+  /// which and why). What each dropped cast
   /// keeps, and the type the cast asks for, is added to \p Claims' Types:
   /// the proof holds the fix to it (a cast to a type the value does not
   /// have fails today; without it the value would flow on); each replaced
   /// std::visit call to its Replaced.
+  /// A use of the result the fix cannot rewrite, and why (empty: written
+  /// in a macro, or in a form the check does not rewrite).
+  struct Unrewritten {
+    const Expr *Use = nullptr;
+    std::string Why;
+  };
   bool callerEdits(const FunctionDecl *Fn, const Concrete &Type, ReturnAnalyzer &Analyzer,
                    std::vector<FixItHint> &Hints, FixClaims &Claims,
-                   const Expr **Unrewritten = nullptr) const;
+                   Unrewritten *Unrewritten = nullptr) const;
+
+  /// A use of the local \p Var, in the function it is declared in, that may
+  /// empty it or give it another value (`std::move(g)`, an assignment, a
+  /// non-const member function, a non-const reference or pointer to it)
+  /// and may run before \p At, and how (none: Use is null). Reading what it
+  /// holds, through a cast included, does not.
+  struct Change {
+    const Expr *Use = nullptr;
+    const char *How = nullptr;
+  };
+  Change changingUse(const VarDecl *Var, const Expr *At) const;
+
+  /// Whether \p Change may run before \p At: written before it, in
+  /// another lambda, or in a loop around both that does not declare
+  /// \p Var afresh.
+  bool mayRunBefore(const Expr *Change, const Expr *At, const VarDecl *Var) const;
 
   /// Whether the copy the by-value cast \p Cast makes can be told from
   /// the value it copies: it is modified (`std::any_cast<T>(g).scale(2)`,
