@@ -294,6 +294,11 @@ private:
     const Decl *From = nullptr;
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
       From = Ref->getDecl();
+    else if (const auto *Unary = dyn_cast<UnaryOperator>(E);
+             Unary && (Unary->getOpcode() == UO_AddrOf || Unary->getOpcode() == UO_Deref))
+      // `&pb` and `&g` change type with what they point to, and so does
+      // what `*p` reads through a pointer that does.
+      return rootsOf(Unary->getSubExpr());
     else if (const auto *Member = dyn_cast<MemberExpr>(E)) {
       const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
       if (!Field)
