@@ -1155,52 +1155,6 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
 
 namespace {
 
-/// The innermost lambda \p E is written in (within \p Ctx's parents), or
-/// null.
-const LambdaExpr *enclosingLambda(const Expr *E, ASTContext &Ctx) {
-  DynTypedNode Cur = DynTypedNode::create(*E);
-  for (unsigned Depth = 0; Depth < 64; ++Depth) {
-    DynTypedNodeList Parents = Ctx.getParents(Cur);
-    if (Parents.empty())
-      return nullptr;
-    Cur = Parents[0];
-    if (const auto *Lambda = Cur.get<LambdaExpr>())
-      return Lambda;
-    if (Cur.get<FunctionDecl>())
-      return nullptr;
-  }
-  return nullptr;
-}
-
-} // namespace
-
-bool TypeErasedPullbackCheck::mayRunBefore(const Expr *Change, const Expr *At,
-                                           const VarDecl *Var) const {
-  const SourceManager &SM = Context->getSourceManager();
-  if (SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Change->getBeginLoc()),
-                                   SM.getExpansionLoc(At->getBeginLoc())))
-    return true;
-  // A lambda may be called later; a loop around both runs the change
-  // before the next question, unless it declares the local afresh.
-  if (enclosingLambda(Change, *Context) != enclosingLambda(At, *Context))
-    return true;
-  DynTypedNode Cur = DynTypedNode::create(*At);
-  for (unsigned Depth = 0; Depth < 64; ++Depth) {
-    DynTypedNodeList Parents = Context->getParents(Cur);
-    if (Parents.empty())
-      return false;
-    Cur = Parents[0];
-    const auto *Loop = Cur.get<Stmt>();
-    if (Loop && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Loop))
-      return !Loop->getSourceRange().fullyContains(Var->getSourceRange());
-    if (Cur.get<FunctionDecl>() || Cur.get<LambdaExpr>())
-      return false;
-  }
-  return false;
-}
-
-namespace {
-
 /// How the use \p Cur of a local (reached from the local's name; \p Moved:
 /// through std::move) may empty it or give it another value, or null when
 /// it only reads it. A node shared by a template's body and its
@@ -1312,7 +1266,11 @@ TypeErasedPullbackCheck::changingUse(const VarDecl *Var, const Expr *At) const {
        match(findAll(declRefExpr(to(varDecl(equalsNode(Var)))).bind("use")), *Fn->getBody(),
              *Context)) {
     const auto *Use = Found.getNodeAs<DeclRefExpr>("use");
-    if (!mayRunBefore(Use, At, Var))
+    auto ParentOf = [&](const Stmt *S) -> const Stmt * {
+      DynTypedNodeList Parents = Context->getParents(*S);
+      return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+    };
+    if (!mayRunBefore(Use, At, Var, Context->getSourceManager(), ParentOf))
       continue;
     if (const char *How = howChanges(Use, /*Moved=*/false, *Context))
       return {Use, How};

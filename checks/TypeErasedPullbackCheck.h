@@ -72,18 +72,13 @@ private:
   /// A use of the local \p Var, in the function it is declared in, that may
   /// empty it or give it another value (`std::move(g)`, an assignment, a
   /// non-const member function, a non-const reference or pointer to it)
-  /// and may run before \p At, and how (none: Use is null). Reading what it
-  /// holds, through a cast included, does not.
+  /// and may run before \p At (mayRunBefore), and how (none: Use is null).
+  /// Reading what it holds, through a cast included, does not.
   struct Change {
     const Expr *Use = nullptr;
     const char *How = nullptr;
   };
   Change changingUse(const VarDecl *Var, const Expr *At) const;
-
-  /// Whether \p Change may run before \p At: written before it, in
-  /// another lambda, or in a loop around both that does not declare
-  /// \p Var afresh.
-  bool mayRunBefore(const Expr *Change, const Expr *At, const VarDecl *Var) const;
 
   /// Whether the copy the by-value cast \p Cast makes can be told from
   /// the value it copies: it is modified (`std::any_cast<T>(g).scale(2)`,

@@ -285,18 +285,32 @@ class ClosureUses : public RecursiveASTVisitor<ClosureUses> {
 public:
   explicit ClosureUses(const VarDecl *Var) : Var(Var), Mutable(holdsMutableClosure(Var)) {}
 
-  ClosureUseSummary summarize(Stmt *Body) {
+  ClosureUseSummary summarize(Stmt *Body, const SourceManager &SM) {
     TraverseStmt(Body);
     ClosureUseSummary Summary;
+    std::vector<const DeclRefExpr *> Moved;
     for (const DeclRefExpr *Use : Uses) {
       const Stmt *Callee = nullptr;
+      MovedFrom = false;
       if (!followUse(Use, Callee)) {
         Summary.OnlyClosureUses = false;
-        break;
+        return Summary;
       }
+      if (MovedFrom)
+        Moved.push_back(Use);
       if (Callee)
         Summary.Calls.push_back(cast<CXXOperatorCallExpr>(Callee));
     }
+    // Moved from, the wrapper is empty (calling it throws); the closure
+    // still runs, on moved-from captures: a use that may come after a
+    // move (itself too, in a loop) tells them apart.
+    auto ParentOf = [&](const Stmt *S) { return Parent.lookup(S); };
+    for (const DeclRefExpr *Move : Moved)
+      for (const DeclRefExpr *Use : Uses)
+        if (mayRunBefore(Move, Use, Var, SM, ParentOf)) {
+          Summary.OnlyClosureUses = false;
+          return Summary;
+        }
     return Summary;
   }
 
@@ -379,6 +393,7 @@ private:
         if (Call->getCallee() == Cur || !Fn)
           return false;
         if (isStdFunction(Fn, {"move", "forward"})) {
+          MovedFrom = true;
           Cur = Call;
           continue;
         }
@@ -510,6 +525,8 @@ private:
   const VarDecl *Var;
   /// The closure has a `mutable` call operator (holdsMutableClosure).
   bool Mutable;
+  /// The use followed last went through std::move or std::forward.
+  bool MovedFrom = false;
   std::vector<const DeclRefExpr *> Uses;
   std::vector<const Stmt *> Stack;
   llvm::DenseMap<const Stmt *, const Stmt *> Parent;
@@ -651,8 +668,25 @@ closureSignatureDiffers(QualType Wrapper, const LambdaExpr *Lambda,
   return std::nullopt;
 }
 
+bool mayRunBefore(const Stmt *Use, const Stmt *At, const VarDecl *Var, const SourceManager &SM,
+                  llvm::function_ref<const Stmt *(const Stmt *)> ParentOf) {
+  if (Use != At && SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Use->getBeginLoc()),
+                                                SM.getExpansionLoc(At->getBeginLoc())))
+    return true;
+  for (const Stmt *S = ParentOf(At); S; S = ParentOf(S)) {
+    if (!isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+      continue;
+    if (S->getSourceRange().fullyContains(Var->getSourceRange()))
+      return false; // declared afresh each time round
+    if (S->getSourceRange().fullyContains(Use->getSourceRange()))
+      return true;
+  }
+  return false;
+}
+
 ClosureUseSummary closureUses(const VarDecl *Var, const Stmt *Body) {
-  return ClosureUses(Var).summarize(const_cast<Stmt *>(Body));
+  return ClosureUses(Var).summarize(const_cast<Stmt *>(Body),
+                                    Var->getASTContext().getSourceManager());
 }
 
 bool onlyClosureUses(const VarDecl *Var, const Stmt *Body) {

@@ -161,13 +161,22 @@ struct ClosureUseSummary {
   std::vector<const CXXOperatorCallExpr *> Calls;
 };
 
+/// Whether \p Use may run before \p At, both in the function that declares
+/// \p Var: written before it, or inside a loop around \p At (\p ParentOf
+/// walks up from it: null past the function's body) that does not declare
+/// \p Var afresh each time round.
+bool mayRunBefore(const Stmt *Use, const Stmt *At, const VarDecl *Var, const SourceManager &SM,
+                  llvm::function_ref<const Stmt *(const Stmt *)> ParentOf);
+
 /// Follows every use of \p Var in \p Body to where its value goes. Uses
 /// that work as well with the closure's own type: calls; copies and moves
 /// into its own type (locals, by-value or const/rvalue reference parameters
 /// of that type, returns, captures); elements of a pair, tuple or struct, or
 /// of std::make_tuple. Uses that need the erased type: assignment, `if
 /// (pb)`, `pb.target<...>()`, a non-const reference, a reference in its own
-/// initialiser (a recursive lambda), decltype, a conversion into std::any
+/// initialiser (a recursive lambda), a use that may run after the
+/// variable is moved from (a moved-from wrapper is empty; a moved-from
+/// closure still runs), decltype, a conversion into std::any
 /// or a wrapper of another type (a tape's `std::any`), a parameter whose
 /// type a function template deduces from it (std::cref, `record(F)`). A
 /// walk of \p Body alone: no parent map of the translation unit.
