@@ -1199,9 +1199,8 @@ const char *howChanges(const Expr *Cur, bool Moved, ASTContext &Ctx, unsigned De
               return "changed";
             // `std::any_cast<T>(&g)` reads through the pointer; anything
             // else may write through it.
-            const auto *Call = Ctx.getParents(*P).size() == 1
-                                   ? Ctx.getParents(*P)[0].get<CallExpr>()
-                                   : nullptr;
+            DynTypedNodeList Above = Ctx.getParents(*P);
+            const auto *Call = Above.size() == 1 ? Above[0].get<CallExpr>() : nullptr;
             return Call && isStdFunction(Call->getDirectCallee(), {"any_cast", "get_if"})
                        ? nullptr
                        : "its address taken";

@@ -49,25 +49,26 @@ private:
   /// What the returns of \p Fn, declared to return \p Result, produce.
   ReturnSummary summarizeReturns(const FunctionDecl *Fn, QualType Result) const;
 
-  /// The edits that callers of \p Fn need once it returns the concrete
-  /// \p Type (casts dropped; `has_value()`, `type()` and
-  /// `holds_alternative<T>` answered; `std::visit(f, g)` calling `f`
-  /// directly), appended to \p Hints; false when one
-  /// is written in a macro or cannot be answered (then \p Unrewritten says
-  /// which and why). What each dropped cast
-  /// keeps, and the type the cast asks for, is added to \p Claims' Types:
-  /// the proof holds the fix to it (a cast to a type the value does not
-  /// have fails today; without it the value would flow on); each replaced
-  /// std::visit call to its Replaced.
   /// A use of the result the fix cannot rewrite, and why (empty: written
   /// in a macro, or in a form the check does not rewrite).
   struct Unrewritten {
     const Expr *Use = nullptr;
     std::string Why;
   };
+
+  /// The edits that callers of \p Fn need once it returns the concrete
+  /// \p Type (casts dropped; `has_value()`, `type()` and
+  /// `holds_alternative<T>` answered; `std::visit(f, g)` calling `f`
+  /// directly), appended to \p Hints; false when one
+  /// is written in a macro or cannot be answered (then \p Skipped says
+  /// which and why). What each dropped cast
+  /// keeps, and the type the cast asks for, is added to \p Claims' Types:
+  /// the proof holds the fix to it (a cast to a type the value does not
+  /// have fails today; without it the value would flow on); each replaced
+  /// std::visit call to its Replaced.
   bool callerEdits(const FunctionDecl *Fn, const Concrete &Type, ReturnAnalyzer &Analyzer,
                    std::vector<FixItHint> &Hints, FixClaims &Claims,
-                   Unrewritten *Unrewritten = nullptr) const;
+                   Unrewritten *Skipped = nullptr) const;
 
   /// A use of the local \p Var, in the function it is declared in, that may
   /// empty it or give it another value (`std::move(g)`, an assignment, a

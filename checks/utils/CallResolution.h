@@ -146,11 +146,12 @@ struct ResolvedCalls {
 /// what each resolves to; and what the calls named by the place of their
 /// callee's name in \p Pinned resolve to; and the types of the expressions
 /// written at the places in \p Typed (looking through what is not written:
-/// conversions, temporaries, a converting constructor); and, in each
-/// function whose body refers to a watched value (an instantiation of a
-/// template with a parameter that receives one included), what its
+/// conversions, temporaries, a converting constructor); and what the
 /// `if constexpr` conditions, `sizeof`, `alignof`, `typeid`, `noexcept`,
-/// type traits and concepts evaluate to. Locations are
+/// type traits and concepts evaluate to where a watched value reaches them
+/// (an expression that refers to one; anything in an instantiation of a
+/// template one reaches: through a parameter, a class constructed from
+/// it, template arguments written with it). Locations are
 /// mapped with \p Map; a call that does not resolve (an error) has no
 /// callee.
 ResolvedCalls resolveCalls(ASTContext &Ctx, const std::set<SourceSite> &Watched,
