@@ -4,8 +4,8 @@
 #include "utils/Pullbacks.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/ExprConcepts.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
@@ -163,6 +163,20 @@ public:
     return true;
   }
 
+  /// `for (const auto &x : v)` over a watched range: x's type comes from
+  /// it.
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *Loop) {
+    VarDecl *Var = Loop->getLoopVariable();
+    if (!Var || !Var->getType()->getContainedDeducedType() || !Loop->getRangeInit())
+      return true;
+    if (const std::set<SourceSite> *From = rootsOf(Loop->getRangeInit()))
+      if (std::optional<SourceSite> Site = siteOf(Var)) {
+        std::set<SourceSite> Copy = *From;
+        Roots[*Site].insert(Copy.begin(), Copy.end());
+      }
+    return true;
+  }
+
   bool VisitVarDecl(VarDecl *Var) {
     // `auto g = pb(dy);`, `auto [y, back] = rrule(x);`: the local takes the
     // changed type along.
@@ -310,12 +324,47 @@ private:
           return &It->second;
       return rootsOf(Member->getBase());
     }
+    else if (const auto *Choice = dyn_cast<AbstractConditionalOperator>(E)) {
+      // `c ? pb(a) : pb(b)`: either side's.
+      if (const std::set<SourceSite> *True = rootsOf(Choice->getTrueExpr()))
+        return True;
+      return rootsOf(Choice->getFalseExpr());
+    } else if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E))
+      return rootsOf(Subscript->getBase()); // an element of a watched array
     else if (const auto *Call = dyn_cast<CallExpr>(E)) {
-      From = Call->getCalleeDecl();
-      // std::get<I>(t) of a watched tuple changes with it.
+      // An element of a watched container (`v[0]`), std::get<I>(t) of a
+      // watched tuple: they change with it.
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+          Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
+        return rootsOf(Op->getArg(0));
       if (Call->getNumArgs() == 1 && isStdFunction(Call->getDirectCallee(), {"get"}))
         return rootsOf(Call->getArg(0));
+      From = Call->getCalleeDecl();
+      if (const std::set<SourceSite> *Own = rootsOfDecl(From))
+        return Own;
+      // A function template whose result type comes from its template
+      // arguments (`std::make_pair(pb(dy), 1)`, a user's `wrap(g)`): the
+      // result changes type with a watched argument. (Not with the object
+      // of a member operator: `pb(dy)` calls the closure instead of the
+      // wrapper by design, and returns what the wrapper's signature says.)
+      const auto *Fn = dyn_cast_or_null<FunctionDecl>(From);
+      const FunctionDecl *Pattern = Fn ? Fn->getTemplateInstantiationPattern() : nullptr;
+      if (!Pattern || !(Pattern->getReturnType()->isDependentType() ||
+                        Pattern->getReturnType()->getContainedDeducedType()))
+        return nullptr;
+      llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
+      if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Fn) && !Args.empty())
+        Args = Args.drop_front();
+      for (const Expr *Arg : Args)
+        if (const std::set<SourceSite> *Passed = rootsOf(Arg))
+          return Passed;
+      return nullptr;
     }
+    return rootsOfDecl(From);
+  }
+
+  /// The watched declarations the value of \p From comes from, or null.
+  const std::set<SourceSite> *rootsOfDecl(const Decl *From) {
     if (!From || !isa<VarDecl, BindingDecl, FunctionDecl>(From))
       return nullptr;
     std::optional<SourceSite> Site = siteOf(From);
@@ -443,7 +492,7 @@ private:
   }
 
   /// The watched values the explicit template arguments \p Args refer to
-  /// (`show<decltype(g)>()`, `Box<decltype(g)>`), or null.
+  /// (`show<decltype(g)>()`, `Box<decltype(g)>`).
   std::set<SourceSite> rootsIn(llvm::ArrayRef<TemplateArgumentLoc> Args) {
     RefScan Scan;
     for (const TemplateArgumentLoc &Arg : Args)
@@ -565,8 +614,6 @@ private:
   }
 
   const ASTContext &Ctx;
-  /// The type of each watched declaration's value (a function's: its
-  /// result), in the parse being read.
   /// The template specializations (classes, functions) constructed from
   /// watched values or written with template arguments that refer to them.
   std::map<const Decl *, std::set<SourceSite>> Specialized;
@@ -581,7 +628,7 @@ private:
   /// innermost last.
   std::vector<const FunctionDecl *> Functions;
   /// The functions being walked, innermost last: for an instantiation of
-  /// a template, the watched values its parameters receive.
+  /// a template, the watched values that reach it (frameOf).
   std::vector<std::optional<std::set<SourceSite>>> Frames;
 };
 
