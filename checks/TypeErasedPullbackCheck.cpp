@@ -1033,10 +1033,24 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
     return false;
   };
   const SourceManager &SM = Context->getSourceManager();
-  auto ChangedBefore = [&](const VarDecl *Var, const Change &Changed) {
-    return "'" + Var->getName().str() + "' may hold something else by then (" + Changed.How +
-           " on line " + std::to_string(SM.getExpansionLineNumber(Changed.Use->getBeginLoc())) +
-           ")";
+  // Why the local \p Var may hold something else at \p At than the
+  // pullback's result (none: it holds that). Its changing uses are looked
+  // up once per local.
+  llvm::DenseMap<const VarDecl *, std::vector<Change>> ChangesOf;
+  auto ParentOf = [&](const Stmt *S) -> const Stmt * {
+    DynTypedNodeList Parents = Context->getParents(*S);
+    return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+  };
+  auto ChangedBefore = [&](const VarDecl *Var, const Expr *At) -> std::optional<std::string> {
+    auto [It, New] = ChangesOf.try_emplace(Var);
+    if (New)
+      It->second = changesOf(Var);
+    for (const Change &Changed : It->second)
+      if (mayRunBefore(Changed.Use, At, Var, SM, ParentOf))
+        return "'" + Var->getName().str() + "' may hold something else by then (" +
+               Changed.How + " on line " +
+               std::to_string(SM.getExpansionLineNumber(Changed.Use->getBeginLoc())) + ")";
+    return std::nullopt;
   };
   for (const CallExpr *Cast : AnyCastsOf.lookup(Fn)) {
     // What the cast keeps (`g` of `*std::any_cast<T>(&g)`) must have the
@@ -1052,8 +1066,8 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
     // A cast checks what the local holds now; moved from, a std::any holds
     // nothing and the cast fails.
     if (const VarDecl *Var = deducedLocal(Kept))
-      if (Change Changed = changingUse(Var, Cast); Changed.Use)
-        return Fail(Cast, ChangedBefore(Var, Changed) +
+      if (std::optional<std::string> Why = ChangedBefore(Var, Cast))
+        return Fail(Cast, *Why +
                               "; the cast checks what it holds, and the fix would drop it");
     if (Deref) {
       // `*std::any_cast<T>(&g)` -> `g`; `std::any_cast<T>(&g)` -> `&g`.
@@ -1093,8 +1107,8 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
     const auto *Member = dyn_cast<CXXMemberCallExpr>(Asked);
     if (const VarDecl *Var =
             deducedLocal(Member ? Member->getImplicitObjectArgument() : Asked->getArg(0)))
-      if (Change Changed = changingUse(Var, Asked); Changed.Use)
-        return Fail(Asked, ChangedBefore(Var, Changed) +
+      if (std::optional<std::string> Why = ChangedBefore(Var, Asked))
+        return Fail(Asked, *Why +
                                "; the fix would answer this question for the pullback's own "
                                "result");
     std::string Answer = "true"; // has_value(): every return produces one
@@ -1154,6 +1168,34 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
 }
 
 namespace {
+
+/// How \p Call takes \p Arg, one of its arguments or the object of a
+/// member operator: whether it may modify it, and the operator when \p Arg
+/// is its object. None: \p Arg is not among them, or is passed where no
+/// parameter is declared (variadic).
+struct Taken {
+  bool Mutable;
+  const CXXMethodDecl *Object;
+};
+std::optional<Taken> howCallTakes(const CallExpr *Call, const FunctionDecl *Callee,
+                                  const Expr *Arg) {
+  unsigned First = 0;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+      Method && isa<CXXOperatorCallExpr>(Call) && !Method->isStatic()) {
+    if (Call->getArg(0) == Arg)
+      return Taken{!Method->isConst(), Method};
+    First = 1;
+  }
+  for (unsigned I = First; I < Call->getNumArgs(); ++I)
+    if (Call->getArg(I) == Arg) {
+      if (I - First >= Callee->getNumParams())
+        return std::nullopt;
+      QualType Param = Callee->getParamDecl(I - First)->getType();
+      return Taken{Param->isReferenceType() && !Param->getPointeeType().isConstQualified(),
+                   nullptr};
+    }
+  return std::nullopt;
+}
 
 /// How the use \p Cur of a local (reached from the local's name; \p Moved:
 /// through std::move) may empty it or give it another value, or null when
@@ -1218,28 +1260,17 @@ const char *howChanges(const Expr *Cur, bool Moved, ASTContext &Ctx, unsigned De
               return howChanges(P, /*Moved=*/true, Ctx, Depth + 1);
             if (Moved)
               return "moved from";
-            if (!Callee)
+            std::optional<Taken> How = Callee ? howCallTakes(Call, Callee, Cur) : std::nullopt;
+            if (!How)
               return "changed";
-            unsigned First = 0;
-            if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
-                Method && isa<CXXOperatorCallExpr>(Call) && !Method->isStatic()) {
-              if (Call->getArg(0) == Cur)
-                return Method->isConst() ? nullptr
-                       : Method->isCopyAssignmentOperator() || Method->isMoveAssignmentOperator()
-                           ? "assigned"
-                           : "changed by an operator";
-              First = 1;
-            }
-            for (unsigned I = First; I < Call->getNumArgs(); ++I)
-              if (Call->getArg(I) == Cur) {
-                if (I - First >= Callee->getNumParams())
-                  return "changed";
-                QualType Param = Callee->getParamDecl(I - First)->getType();
-                return Param->isReferenceType() && !Param->getPointeeType().isConstQualified()
-                           ? "passed by non-const reference"
-                           : nullptr;
-              }
-            return "changed";
+            if (!How->Mutable)
+              return nullptr;
+            if (!How->Object)
+              return "passed by non-const reference";
+            return How->Object->isCopyAssignmentOperator() ||
+                           How->Object->isMoveAssignmentOperator()
+                       ? "assigned"
+                       : "changed by an operator";
           }
           if (const auto *Construct = dyn_cast<CXXConstructExpr>(P))
             // A copy; through std::move, a move.
@@ -1255,26 +1286,21 @@ const char *howChanges(const Expr *Cur, bool Moved, ASTContext &Ctx, unsigned De
 
 } // namespace
 
-TypeErasedPullbackCheck::Change
-TypeErasedPullbackCheck::changingUse(const VarDecl *Var, const Expr *At) const {
+std::vector<TypeErasedPullbackCheck::Change>
+TypeErasedPullbackCheck::changesOf(const VarDecl *Var) const {
   const auto *Fn = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
   if (!Fn || !Fn->getBody())
     return {};
   using namespace ast_matchers;
+  std::vector<Change> Changes;
   for (const BoundNodes &Found :
        match(findAll(declRefExpr(to(varDecl(equalsNode(Var)))).bind("use")), *Fn->getBody(),
              *Context)) {
     const auto *Use = Found.getNodeAs<DeclRefExpr>("use");
-    auto ParentOf = [&](const Stmt *S) -> const Stmt * {
-      DynTypedNodeList Parents = Context->getParents(*S);
-      return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
-    };
-    if (!mayRunBefore(Use, At, Var, Context->getSourceManager(), ParentOf))
-      continue;
     if (const char *How = howChanges(Use, /*Moved=*/false, *Context))
-      return {Use, How};
+      Changes.push_back({Use, How});
   }
-  return {};
+  return Changes;
 }
 
 bool TypeErasedPullbackCheck::copyMatters(const CallExpr *Cast) const {
@@ -1311,23 +1337,8 @@ bool TypeErasedPullbackCheck::copyMatters(const CallExpr *Cast) const {
     }
     if (const auto *Call = dyn_cast<CallExpr>(P)) {
       const FunctionDecl *Callee = Call->getDirectCallee();
-      if (!Callee)
-        return true;
-      unsigned First = 0;
-      if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
-          Method && isa<CXXOperatorCallExpr>(Call) && !Method->isStatic()) {
-        if (Call->getArg(0) == Cur)
-          return !Method->isConst();
-        First = 1;
-      }
-      for (unsigned I = First; I < Call->getNumArgs(); ++I)
-        if (Call->getArg(I) == Cur) {
-          if (I - First >= Callee->getNumParams())
-            return true;
-          QualType Param = Callee->getParamDecl(I - First)->getType();
-          return Param->isReferenceType() && !Param->getPointeeType().isConstQualified();
-        }
-      return true;
+      std::optional<Taken> How = Callee ? howCallTakes(Call, Callee, Cur) : std::nullopt;
+      return !How || How->Mutable;
     }
     if (const auto *Construct = dyn_cast<CXXConstructExpr>(P))
       // A copy or move of the temporary: from g, a copy, which leaves g

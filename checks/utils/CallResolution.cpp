@@ -83,7 +83,7 @@ public:
     if (!Fn->getDeclaredReturnType()->getContainedDeducedType())
       return true;
     if (const std::set<SourceSite> *From = rootsOf(Return->getRetValue()))
-      derive(Fn, std::set<SourceSite>(*From));
+      Changed |= addRoots(Fn, *From);
     return true;
   }
 
@@ -100,7 +100,7 @@ public:
       Written = Signature.getReturnLoc();
     }
     if (std::set<SourceSite> From = rootsIn(Written); !From.empty())
-      derive(D, From);
+      Changed |= addRoots(D, From);
     return true;
   }
 
@@ -170,10 +170,7 @@ public:
     if (!Var || !Var->getType()->getContainedDeducedType() || !Loop->getRangeInit())
       return true;
     if (const std::set<SourceSite> *From = rootsOf(Loop->getRangeInit()))
-      if (std::optional<SourceSite> Site = siteOf(Var)) {
-        std::set<SourceSite> Copy = *From;
-        Roots[*Site].insert(Copy.begin(), Copy.end());
-      }
+      addRoots(Var, *From);
     return true;
   }
 
@@ -186,13 +183,10 @@ public:
     const std::set<SourceSite> *From = rootsOf(Var->getInit());
     if (!From)
       return true;
-    std::set<SourceSite> Copy = *From;
     if (const auto *Decomposition = dyn_cast<DecompositionDecl>(Var))
       for (const BindingDecl *Binding : Decomposition->bindings())
-        if (std::optional<SourceSite> Site = siteOf(Binding))
-          Roots[*Site].insert(Copy.begin(), Copy.end());
-    if (std::optional<SourceSite> Site = siteOf(Var))
-      Roots[*Site].insert(Copy.begin(), Copy.end());
+        addRoots(Binding, *From);
+    addRoots(Var, *From);
     return true;
   }
 
@@ -243,7 +237,7 @@ public:
       if (const CXXRecordDecl *Class = List->getType()->getAsCXXRecordDecl())
         for (const Expr *Init : List->inits())
           if (const std::set<SourceSite> *From = rootsOf(Init))
-            intoClass(Class, std::set<SourceSite>(*From));
+            intoClass(Class, *From);
     return true;
   }
 
@@ -388,15 +382,9 @@ private:
       const std::set<SourceSite> *From = rootsOf(Args[I]);
       if (!From)
         continue;
-      std::optional<SourceSite> Site = siteOf(Fn->getParamDecl(I));
-      if (!Site)
-        continue;
-      std::set<SourceSite> Copy = *From;
-      std::set<SourceSite> &Into = Roots[*Site];
-      for (const SourceSite &Root : Copy)
-        Changed |= Into.insert(Root).second;
+      Changed |= addRoots(Fn->getParamDecl(I), *From);
       if (isa<CXXConstructorDecl>(Fn))
-        intoClass(Fn->getParent(), Copy);
+        intoClass(Fn->getParent(), *From);
     }
   }
 
@@ -410,9 +398,25 @@ private:
   }
 
   void intoSpecialization(const Decl *Spec, const std::set<SourceSite> &From) {
-    std::set<SourceSite> &Into = Specialized[Spec->getCanonicalDecl()];
-    for (const SourceSite &Root : From)
-      Changed |= Into.insert(Root).second;
+    Changed |= merge(Specialized[Spec->getCanonicalDecl()], From);
+  }
+
+  /// Adds \p From to what \p Into holds; true when that is news.
+  static bool merge(std::set<SourceSite> &Into, const std::set<SourceSite> &From) {
+    if (&Into == &From)
+      return false; // (insert may not take its own iterators)
+    size_t Before = Into.size();
+    Into.insert(From.begin(), From.end());
+    return Into.size() != Before;
+  }
+
+  /// \p D carries values of the watched declarations \p From (a parameter
+  /// they are passed to, a local or function whose type is deduced from
+  /// them); true when that is news. (\p From may be another of Roots'
+  /// sets: the map's nodes stay where they are.)
+  bool addRoots(const Decl *D, const std::set<SourceSite> &From) {
+    std::optional<SourceSite> Site = siteOf(D);
+    return Site && merge(Roots[*Site], From);
   }
 
   /// Map(patternOf(D)'s location), once per declaration: most arguments
@@ -464,16 +468,6 @@ private:
       Frames.pop_back();
     Functions.pop_back();
     return Continue;
-  }
-
-  /// \p D's type comes from the watched values \p From.
-  void derive(const Decl *D, const std::set<SourceSite> &From) {
-    std::optional<SourceSite> Site = siteOf(D);
-    if (!Site)
-      return;
-    std::set<SourceSite> &Into = Roots[*Site];
-    for (const SourceSite &Root : From)
-      Changed |= Into.insert(Root).second;
   }
 
   /// The watched values a written type refers to (`decltype(pb(dy))`).
