@@ -7,7 +7,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/build-cuda}
 mkdir -p "$out"
-nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
+nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 flags=(-std=c++17 -O3 -I"$root/fixtures/refcat/include" -gencode arch=compute_90,code=[sm_90,compute_90])
 "$nvcc" "${flags[@]}" -x cu "$root/fixtures/refcat/src/cat_cuda.cu" -x cu "$root/bench/cat_cuda_bench.cpp" -o "$out/cat_cuda_bench"
 nvidia-smi --query-gpu=name,memory.total,clocks.max.memory --format=csv || true
