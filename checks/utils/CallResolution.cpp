@@ -436,7 +436,10 @@ private:
     }
     std::set<SourceSite> Watched;
     bool OwnClass = false;
-    for (const Expr *Arg : Args) {
+    std::map<unsigned, std::string> Dangling;
+    const auto *Fn = dyn_cast_or_null<FunctionDecl>(Callee);
+    for (unsigned I = 0; I < Args.size(); ++I) {
+      const Expr *Arg = Args[I];
       const std::set<SourceSite> *From = rootsOf(Arg);
       if (!From)
         continue;
@@ -444,6 +447,8 @@ private:
       if (const CXXRecordDecl *ArgClass = valueOf(Arg)->getType()->getAsCXXRecordDecl())
         OwnClass |= Constructed && Args.size() == 1 &&
                     ArgClass->getCanonicalDecl() == Constructed->getCanonicalDecl();
+      if (Fn && I < Fn->getNumParams() && bindsTemporary(Arg) && keepsReference(Fn, I))
+        Dangling.emplace(I + 1, patternOf(Fn)->getQualifiedNameAsString());
     }
     if (Watched.empty())
       return;
@@ -454,7 +459,72 @@ private:
         Result.Calls[CallKey{At->Begin, At->End, isa<CXXConstructExpr>(Call)}];
     Resolution.Watched.insert(Watched.begin(), Watched.end());
     Resolution.ConvertsToOwnClass |= OwnClass;
+    Resolution.Dangling.insert(Dangling.begin(), Dangling.end());
     addCallee(Resolution, Callee);
+  }
+
+  /// Whether \p Arg binds its (reference) parameter to a temporary: a
+  /// value converted to the parameter's type, materialised for the call.
+  static bool bindsTemporary(const Expr *Arg) {
+    for (unsigned Depth = 0; Arg && Depth < 8; ++Depth) {
+      Arg = Arg->IgnoreParens();
+      if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Arg);
+          Cast && Cast->getCastKind() == CK_NoOp) {
+        Arg = Cast->getSubExpr();
+        continue;
+      }
+      if (const auto *Full = dyn_cast<FullExpr>(Arg)) {
+        Arg = Full->getSubExpr();
+        continue;
+      }
+      return isa<MaterializeTemporaryExpr>(Arg);
+    }
+    return false;
+  }
+
+  /// Whether \p Fn keeps what its reference parameter \p I binds past the
+  /// call: a constructor that initialises a reference, pointer or
+  /// std::reference_wrapper member from the parameter (with no definition
+  /// in sight: one whose class has a reference member), a function that
+  /// returns a reference or pointer to the parameter's type (it may return
+  /// the parameter).
+  static bool keepsReference(const FunctionDecl *Fn, unsigned I) {
+    QualType Param = Fn->getParamDecl(I)->getType();
+    if (!Param->isReferenceType())
+      return false;
+    auto Holds = [](QualType T) {
+      if (T->isReferenceType() || T->isPointerType())
+        return true;
+      const auto *Class = T->getAsCXXRecordDecl();
+      return Class && Class->isInStdNamespace() && Class->getName() == "reference_wrapper";
+    };
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Fn)) {
+      const FunctionDecl *Body = nullptr;
+      if (!Ctor->hasBody(Body))
+        return llvm::any_of(Ctor->getParent()->fields(), [](const FieldDecl *Field) {
+          return Field->getType()->isReferenceType();
+        });
+      const auto *Def = cast<CXXConstructorDecl>(Body);
+      if (I >= Def->getNumParams())
+        return false;
+      const ParmVarDecl *Own = Def->getParamDecl(I);
+      for (const CXXCtorInitializer *Init : Def->inits()) {
+        if (!Init->isAnyMemberInitializer() || !Holds(Init->getAnyMember()->getType()))
+          continue;
+        RefScan Scan;
+        Scan.TraverseStmt(Init->getInit());
+        if (llvm::any_of(Scan.Found, [&](const Expr *Ref) {
+              return cast<DeclRefExpr>(Ref)->getDecl() == Own;
+            }))
+          return true;
+      }
+      return false;
+    }
+    QualType Result = Fn->getReturnType();
+    if (!Result->isReferenceType() && !Result->isPointerType())
+      return false;
+    auto Plain = [](QualType T) { return T.getCanonicalType().getUnqualifiedType(); };
+    return Plain(Result->getPointeeType()) == Plain(Param->getPointeeType());
   }
 
   /// Walks \p Fn's body (by \p Walk) with it as the function returns

@@ -84,6 +84,14 @@ struct CallResolution {
   /// A copy or move into the argument's own class (the original parse
   /// only): a conversion, not a choice between behaviours.
   bool ConvertsToOwnClass = false;
+  /// The reference parameters a watched argument binds through a temporary
+  /// (converted from the value) while the callee keeps the reference past
+  /// the call: a constructor that binds a reference or pointer member to
+  /// the parameter, a function that returns a reference or pointer to the
+  /// parameter's type. By parameter number, with the callee's name for a
+  /// message. The temporary dies at the end of the full-expression; the
+  /// value it was converted from binds directly and lives on.
+  std::map<unsigned, std::string> Dangling;
 };
 
 /// An expression by where it is written: its first token, and the offset

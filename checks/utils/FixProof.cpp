@@ -240,6 +240,20 @@ public:
            ": the erased type decides which function it calls";
   }
 
+  /// Why a fix is withdrawn under which the call at \p Key binds a kept
+  /// reference to a temporary (what \p Now has that \p Before lacks).
+  std::string describeDangling(const CallKey &Key, const CallResolution &Before,
+                               const CallResolution &Now) const {
+    for (const auto &[Param, Callee] : Now.Dangling)
+      if (!Before.Dangling.count(Param))
+        return "with it, the call at " + place(Key.Begin, true) + " would bind parameter " +
+               std::to_string(Param) + " of '" + Callee +
+               "' to a temporary converted from the value, and the reference it keeps " +
+               "would dangle after the call";
+    return "with it, the call at " + place(Key.Begin, true) +
+           " would bind its reference parameters otherwise";
+  }
+
   /// Why a fix is withdrawn under which what is found out about types at
   /// \p At would be what \p Now says instead of what \p Before says.
   std::string describeObservation(const SourceSite &At, const TypeObservation &Before,
@@ -824,6 +838,14 @@ void FixProof::prove() {
             [&](const CallKey &Key, const CallResolution &Was, const CallResolution &Now) {
               return ProofDiagnostic{DiagnosticsEngine::Error, 0,
                                      P.describeRebinding(Key, Was, Now), P.locationOf(Key.Begin)};
+            });
+    // A call that, with the fix, binds a reference it keeps (a member, its
+    // result) to a temporary converted from the retyped value: the
+    // reference dangles once the call's full-expression ends.
+    Compare(P.Resolved, Before, [](const CallResolution &R) -> auto & { return R.Dangling; },
+            [&](const CallKey &Key, const CallResolution &Was, const CallResolution &Now) {
+              return ProofDiagnostic{DiagnosticsEngine::Error, 0,
+                                     P.describeDangling(Key, Was, Now), P.locationOf(Key.Begin)};
             });
     // A function that handles a retyped value and finds out something else
     // about types (`if constexpr` takes the other branch, `sizeof`,

@@ -411,8 +411,15 @@ private:
         // Captured by copy or reference: the inner lambda's uses are uses
         // of the same variable, checked like the others.
         return llvm::is_contained(Lambda->capture_inits(), Cur);
-      if (const auto *Init = dyn_cast<InitListExpr>(P))
+      if (const auto *Init = dyn_cast<InitListExpr>(P)) {
+        // A reference member bound to the variable shares it; the closure
+        // would bind a temporary wrapper instead (which dies with the
+        // full-expression when the aggregate is not a local's).
+        if (const FieldDecl *Field = fieldInitialized(Init, Cur);
+            Field && Field->getType()->isReferenceType())
+          return false;
         return !erasesAgain(Init->getType(), Var->getType());
+      }
       if (const auto *Return = dyn_cast<ReturnStmt>(P))
         return Return->getRetValue() == Cur && returnKeepsType(Return);
       if (const auto *Decl = dyn_cast<DeclStmt>(P)) {
@@ -430,6 +437,29 @@ private:
       return false; // a member call, &pb, a condition, an assignment, ...
     }
     return false;
+  }
+
+  /// The member of an aggregate that \p Element of \p Init initialises
+  /// (null for an array's element, or when the list has no such element).
+  static const FieldDecl *fieldInitialized(const InitListExpr *Init, const Expr *Element) {
+    const auto *Class = Init->getType()->getAsCXXRecordDecl();
+    if (!Class)
+      return nullptr;
+    if (Class->isUnion())
+      return Init->getInitializedFieldInUnion();
+    unsigned I = 0;
+    while (I < Init->getNumInits() && Init->getInit(I) != Element)
+      ++I;
+    if (I == Init->getNumInits() || I < Class->getNumBases())
+      return nullptr;
+    I -= Class->getNumBases();
+    for (const FieldDecl *Field : Class->fields()) {
+      if (Field->isUnnamedBitField())
+        continue;
+      if (I-- == 0)
+        return Field;
+    }
+    return nullptr;
   }
 
   /// Whether the closure the variable holds has a `mutable` call operator:
