@@ -19,6 +19,7 @@
 #include "utils/Spelling.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/QualTypeNames.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -104,12 +105,15 @@ public:
       C.Spellable = false;
       return C;
     }
-    // Canonical, so that library-internal alias sugar
+    // With the aliases it was written with where they are safe to write
+    // anywhere (`std::int64_t` stays portable, `std::string` readable);
+    // otherwise canonical, so that library-internal alias sugar
     // (std::shared_ptr<std::_NonArray<T>>) does not leak into user code;
     // a dependent type keeps the template parameters' names.
     C.Spelling = T->isDependentType()
                      ? TypeName::getFullyQualifiedName(T, Ctx, Policy)
-                     : T.getCanonicalType().getAsString(Policy);
+                     : aliasSpelling(T, Ctx, Policy)
+                           .value_or(T.getCanonicalType().getAsString(Policy));
     // What clang prints for a type it has not resolved is no C++ a user
     // could have written: `<dependent type>`, `type-parameter-0-0`.
     if (T->isDependentType() &&
@@ -210,6 +214,37 @@ private:
     return nullptr;
   }
 
+  /// The type written as the first template argument of \p E, a reference
+  /// to a template specialization (`std::make_any<std::string>`,
+  /// `std::in_place_type<Grad>`), with its aliases; null if none is written.
+  static QualType writtenTypeArgument(const Expr *E) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(const_cast<Expr *>(E)->IgnoreUnlessSpelledInSource());
+    if (!Ref || Ref->getNumTemplateArgs() == 0)
+      return QualType();
+    const TemplateArgumentLoc &Arg = Ref->template_arguments()[0];
+    if (Arg.getArgument().getKind() != TemplateArgument::Type || !Arg.getTypeSourceInfo())
+      return QualType();
+    return Arg.getTypeSourceInfo()->getType();
+  }
+
+  /// `std::make_any<T>(args...)` or `std::any(std::in_place_type<T>,
+  /// args...)`: the T made in place from \p Args, which \p E becomes
+  /// (`T(args...)`; the argument itself when it already is a T).
+  Concrete madeInPlace(const Expr *E, QualType Made, llvm::ArrayRef<const Expr *> Args) {
+    Concrete C = spell(Made);
+    if (Args.size() == 1 &&
+        Ctx.hasSameUnqualifiedType(stripTemporaries(Args[0])->getType(), Made))
+      unwrap(E, Args[0]);
+    else if (Args.empty())
+      replace(E->getSourceRange(), C.Spelling + "()");
+    else
+      replace(E->getSourceRange(),
+              C.Spelling + "(" +
+                  text(SourceRange(Args.front()->getBeginLoc(), Args.back()->getEndLoc())) +
+                  ")");
+    return C;
+  }
+
   std::optional<Concrete> leaf(QualType Target, const Expr *Written) {
     const Expr *E = stripTemporaries(Written);
     // std::make_any<T>(args...) -> the T it makes.
@@ -220,22 +255,25 @@ private:
       if (!Args || Args->size() == 0 ||
           Args->get(0).getKind() != TemplateArgument::Type)
         return std::nullopt;
-      QualType Made = Args->get(0).getAsType();
-      Concrete C = spell(Made);
-      if (Call->getNumArgs() == 1 &&
-          Ctx.hasSameUnqualifiedType(stripTemporaries(Call->getArg(0))->getType(), Made))
-        unwrap(E, Call->getArg(0));
-      else if (Call->getNumArgs() == 0)
-        replace(E->getSourceRange(), C.Spelling + "()");
-      else
-        replace(E->getSourceRange(),
-                C.Spelling + "(" +
-                    text(SourceRange(Call->getArg(0)->getBeginLoc(),
-                                     Call->getArg(Call->getNumArgs() - 1)
-                                         ->getEndLoc())) +
-                    ")");
-      return C;
+      QualType Made = writtenTypeArgument(Call->getCallee());
+      if (Made.isNull())
+        Made = Args->get(0).getAsType();
+      return madeInPlace(E, Made, {Call->getArgs(), Call->getNumArgs()});
     }
+    // std::any(std::in_place_type<T>, args...) -> the same.
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+        Construct && Classifier.isErased(Construct->getType()) && Construct->getNumArgs() >= 1)
+      if (const auto *Tag = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+              Construct->getArg(0)->getType()->getAsCXXRecordDecl());
+          Tag && Tag->isInStdNamespace() && Tag->getName() == "in_place_type_t" &&
+          Tag->getTemplateArgs().size() == 1 &&
+          Tag->getTemplateArgs()[0].getKind() == TemplateArgument::Type) {
+        QualType Made = writtenTypeArgument(Construct->getArg(0));
+        if (Made.isNull())
+          Made = Tag->getTemplateArgs()[0].getAsType();
+        llvm::ArrayRef<const Expr *> Args(Construct->getArgs(), Construct->getNumArgs());
+        return madeInPlace(E, Made, Args.drop_front());
+      }
     // Peel conversions into the erased type; an explicit one is unwrapped.
     // In a template, an explicit conversion is peeled only when the type it
     // writes is the erased one: `std::reference_wrapper<T>(x)` is a value

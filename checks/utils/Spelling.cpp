@@ -2,6 +2,8 @@
 
 #include "utils/Spelling.h"
 #include "gradlint/LlvmCompat.h"
+#include "clang/AST/QualTypeNames.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 
 namespace clang::tidy::gradlint {
 
@@ -15,6 +17,62 @@ PrintingPolicy spellingPolicy(const ASTContext &Ctx) {
 #endif
   Policy.SuppressUnwrittenScope = true;
   return Policy;
+}
+
+namespace {
+
+/// The aliases a type would be printed with, and whether each is safe to
+/// write anywhere (see aliasSpelling).
+struct AliasScan : RecursiveASTVisitor<AliasScan> {
+  bool Found = false;
+  bool Safe = true;
+
+  void check(const NamedDecl *D) {
+    Found = true;
+    llvm::StringRef Name = D->getName();
+    if (Name.starts_with("_") || Name.contains("__"))
+      Safe = false;
+    for (const DeclContext *Scope = D->getDeclContext(); Scope; Scope = Scope->getParent())
+      if (Scope->isFunctionOrMethod())
+        Safe = false;
+    if (D->getDeclContext()->isRecord() && D->getAccess() != AS_public)
+      Safe = false;
+  }
+  bool VisitTypedefType(TypedefType *T) {
+    check(T->getDecl());
+    return Safe;
+  }
+  bool VisitUsingType(UsingType *T) {
+    // `using std::string;`: the name printed is the one it brings in.
+#if LLVM_VERSION_MAJOR >= 22
+    check(T->getDecl()->getTargetDecl());
+#else
+    check(T->getFoundDecl()->getTargetDecl());
+#endif
+    return Safe;
+  }
+  bool VisitTemplateSpecializationType(TemplateSpecializationType *T) {
+    if (T->isTypeAlias())
+      if (const TemplateDecl *Alias = T->getTemplateName().getAsTemplateDecl())
+        check(Alias);
+    return Safe;
+  }
+  // Printed as `decltype(x)`: x may be a local of the function.
+  bool VisitDecltypeType(DecltypeType *) { return Safe = false; }
+  bool VisitTypeOfExprType(TypeOfExprType *) { return Safe = false; }
+};
+
+} // namespace
+
+std::optional<std::string> aliasSpelling(QualType T, const ASTContext &Ctx,
+                                         const PrintingPolicy &Policy) {
+  if (T.isNull() || T->isDependentType())
+    return std::nullopt;
+  AliasScan Scan;
+  Scan.TraverseType(T);
+  if (!Scan.Found || !Scan.Safe)
+    return std::nullopt;
+  return TypeName::getFullyQualifiedName(T, Ctx, Policy);
 }
 
 std::string qualifiedSpelling(const NamedDecl *D) {

@@ -5,6 +5,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include <optional>
 #include <string>
 
 namespace clang::tidy::gradlint {
@@ -12,6 +13,16 @@ namespace clang::tidy::gradlint {
 /// The policy fixes are spelled with: inline namespaces (std::__1,
 /// library ABI tags) and unwritten scopes left out.
 PrintingPolicy spellingPolicy(const ASTContext &Ctx);
+
+/// \p T spelled with the aliases it was written with (`std::string`,
+/// `std::int64_t`, `Grad`), fully qualified, where every alias that would be
+/// written names the same type wherever the fix goes: none local to a
+/// function, none private or protected, none reserved to the implementation
+/// (`_NonArray`, `__int64_t`), no decltype. The aliases keep a fix portable:
+/// `std::int64_t` is `long` here and `long long` elsewhere. nullopt when
+/// \p T has no such alias, or one is unsafe (spell the canonical type then).
+std::optional<std::string> aliasSpelling(QualType T, const ASTContext &Ctx,
+                                         const PrintingPolicy &Policy);
 
 /// \p D's qualified name as a user writes it: `refcat::cat`, `std::vector`.
 std::string qualifiedSpelling(const NamedDecl *D);

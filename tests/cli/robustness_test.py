@@ -122,15 +122,41 @@ class RobustnessTest(ScratchDirTest):
         r = self.gradlint("--fix", "typo.cpp")
         self.assertEqual((r.returncode, r.stdout), (0, ""), r.stderr)
 
-    def test_shared_header_with_fixes_that_differ_between_translation_units(self):
-        # The header's pullback returns T, which each file defines differently:
-        # the type-erased check's fix (the concrete return type) differs by
-        # file, so applying either would break the other file. Neither is.
+    def test_shared_header_fixed_once_through_an_alias_each_file_defines(self):
+        # The same header with T an alias each file declares: the fix spells
+        # the result type as the code does, `T`, which is the concrete type in
+        # both files; both translation units agree, and the fixed files build.
         header = ('#include "tensor.h"\n#include <any>\n'
                   "inline std::any p_pullback(const T &dy) { return std::any(dy); }\n")
         self.write("src/p.h", header)
-        self.write("src/a.cpp", 'using T = mock::Tensor<float, 4>;\n#include "p.h"\n')
+        self.write("src/a.cpp", 'using T = mock::Tensor<float, 4>;\n#include "p.h"\n'
+                   "void run_a(const T &x) { p_pullback(x); }\n")
         self.write("src/b.cpp", '#include "tensor.h"\nusing T = mock::Tensor<double, 2>;\n'
+                   '#include "p.h"\nvoid run_b(const T &x) { p_pullback(x); }\n')
+        self.write("build/compile_commands.json", json.dumps([
+            {"directory": self.dir + "/src", "file": f,
+             "command": f"clang++ -std=c++17 -I{INCLUDE} -include tensor.h -c {f}"}
+            for f in ("a.cpp", "b.cpp")]))
+        r = subprocess.run([GRADLINT, "-p", "build", "--header-filter=.*", "--fix", "-j", "2"],
+                           cwd=self.dir, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(self.read("src/p.h"), header.replace(
+            "inline std::any p_pullback(const T &dy) { return std::any(dy); }",
+            "inline T p_pullback(const T &dy) { return dy; }"))
+        for f in ("a.cpp", "b.cpp"):
+            self.assertCompiles(os.path.join(self.dir, "src", f),
+                                "-include", os.path.join(INCLUDE, "tensor.h"))
+
+    def test_shared_header_with_fixes_that_differ_between_translation_units(self):
+        # The header's pullback returns T, a macro each file defines
+        # differently: the type-erased check's fix (the concrete return type)
+        # differs by file, so applying either would break the other file.
+        # Neither is.
+        header = ('#include "tensor.h"\n#include <any>\n'
+                  "inline std::any p_pullback(const T &dy) { return std::any(dy); }\n")
+        self.write("src/p.h", header)
+        self.write("src/a.cpp", '#define T mock::Tensor<float, 4>\n#include "p.h"\n')
+        self.write("src/b.cpp", '#include "tensor.h"\n#define T mock::Tensor<double, 2>\n'
                    '#include "p.h"\n')
         self.write("build/compile_commands.json", json.dumps([
             {"directory": self.dir + "/src", "file": f,
