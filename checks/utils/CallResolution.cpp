@@ -5,6 +5,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ExprConcepts.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -463,6 +464,71 @@ private:
     addCallee(Resolution, Callee);
   }
 
+  /// Whether \p Fn's body stores the address of \p Param (`&p`,
+  /// `std::addressof(p)`, `std::ref(p)`, `std::cref(p)`) where it outlives
+  /// the call: assigned to a member, a global or what a reference or
+  /// pointer parameter names, or passed to a member function of such an
+  /// object (`tape_.push_back(&p)`).
+  /// A use that ends with the call (`std::any_cast<T>(&p)`) is not one.
+  static bool storesAddress(const FunctionDecl *Fn, const ParmVarDecl *Param) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      const ParmVarDecl *Param;
+      ASTContext &Ctx;
+      bool Found = false;
+      Finder(const ParmVarDecl *Param, ASTContext &Ctx) : Param(Param), Ctx(Ctx) {}
+      bool names(const Expr *E) const {
+        const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+        return Ref && Ref->getDecl() == Param;
+      }
+      /// A member of `this`, or a variable that outlives the call.
+      static bool lasting(const Expr *E) {
+        E = E->IgnoreParenImpCasts();
+        if (const auto *Member = dyn_cast<MemberExpr>(E))
+          return isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()) ||
+                 lasting(Member->getBase());
+        const auto *Ref = dyn_cast<DeclRefExpr>(E);
+        const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+        // A reference or pointer parameter names the caller's object.
+        return Var && (Var->hasGlobalStorage() ||
+                       (isa<ParmVarDecl>(Var) &&
+                        (Var->getType()->isReferenceType() || Var->getType()->isPointerType())));
+      }
+      void stored(const Expr *Address) {
+        for (const DynTypedNode &Parent : Ctx.getParents(*Address)) {
+          if (const auto *Through = Parent.get<Expr>();
+              Through && isa<ImplicitCastExpr, MaterializeTemporaryExpr, ParenExpr,
+                             CXXBindTemporaryExpr>(Through)) {
+            stored(Through);
+            continue;
+          }
+          if (const auto *Assign = Parent.get<BinaryOperator>())
+            Found |= Assign->getOpcode() == BO_Assign && Assign->getRHS() == Address &&
+                     lasting(Assign->getLHS());
+          else if (const auto *Call = Parent.get<CXXMemberCallExpr>())
+            Found |= Call->getImplicitObjectArgument() &&
+                     lasting(Call->getImplicitObjectArgument());
+          else if (const auto *Op = Parent.get<CXXOperatorCallExpr>())
+            Found |= Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+                     lasting(Op->getArg(0));
+        }
+      }
+      bool VisitUnaryOperator(UnaryOperator *Op) {
+        if (Op->getOpcode() == UO_AddrOf && names(Op->getSubExpr()))
+          stored(Op);
+        return !Found;
+      }
+      bool VisitCallExpr(CallExpr *Call) {
+        if (Call->getNumArgs() == 1 &&
+            isStdFunction(Call->getDirectCallee(), {"addressof", "ref", "cref"}) &&
+            names(Call->getArg(0)))
+          stored(Call);
+        return !Found;
+      }
+    } F(Param, Fn->getASTContext());
+    F.TraverseStmt(Fn->getBody());
+    return F.Found;
+  }
+
   /// Whether \p Arg binds its (reference) parameter to a temporary: a
   /// value converted to the parameter's type, materialised for the call.
   static bool bindsTemporary(const Expr *Arg) {
@@ -485,13 +551,17 @@ private:
   /// Whether \p Fn keeps what its reference parameter \p I binds past the
   /// call: a constructor that initialises a reference, pointer or
   /// std::reference_wrapper member from the parameter (with no definition
-  /// in sight: one whose class has a reference member), a function that
+  /// in sight: one whose class has a reference member), a function whose
+  /// body stores its address where it lasts (storesAddress), a function that
   /// returns a reference or pointer to the parameter's type (it may return
-  /// the parameter).
+  /// the parameter; not an assignment, which returns `*this`).
   static bool keepsReference(const FunctionDecl *Fn, unsigned I) {
     QualType Param = Fn->getParamDecl(I)->getType();
     if (!Param->isReferenceType())
       return false;
+    if (const FunctionDecl *Def = nullptr; Fn->hasBody(Def) && I < Def->getNumParams() &&
+                                           storesAddress(Def, Def->getParamDecl(I)))
+      return true;
     auto Holds = [](QualType T) {
       if (T->isReferenceType() || T->isPointerType())
         return true;
@@ -520,6 +590,10 @@ private:
       }
       return false;
     }
+    // `x = value` returns `*this`, not the argument.
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
+        Method && (Method->isCopyAssignmentOperator() || Method->isMoveAssignmentOperator()))
+      return false;
     QualType Result = Fn->getReturnType();
     if (!Result->isReferenceType() && !Result->isPointerType())
       return false;
