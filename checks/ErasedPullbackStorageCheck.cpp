@@ -38,37 +38,6 @@ AST_MATCHER_P(QualType, erasedCallable, const ErasedPullbackStorageCheck *,
   return Check->isErasedCallable(Node);
 }
 
-/// The range of the type as written for \p Var, without cv-qualifiers:
-/// `const std::function<G(G)> pb` -> `std::function<G(G)>`.
-std::optional<CharSourceRange> writtenTypeRange(const VarDecl *Var) {
-  TypeSourceInfo *TSI = Var->getTypeSourceInfo();
-  if (!TSI)
-    return std::nullopt;
-  TypeLoc Loc = TSI->getTypeLoc().getUnqualifiedLoc();
-  SourceRange Range = Loc.getSourceRange();
-  if (Range.isInvalid() || Range.getBegin().isMacroID() ||
-      Range.getEnd().isMacroID())
-    return std::nullopt;
-  return CharSourceRange::getTokenRange(Range);
-}
-
-bool isOnlyDeclarationInStatement(const VarDecl *Var, const Stmt *Body) {
-  bool Alone = false;
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const VarDecl *Var;
-    bool &Alone;
-    Finder(const VarDecl *Var, bool &Alone) : Var(Var), Alone(Alone) {}
-    bool VisitDeclStmt(DeclStmt *S) {
-      for (const Decl *D : S->decls())
-        if (D == Var)
-          Alone = S->isSingleDecl();
-      return true;
-    }
-  } F(Var, Alone);
-  F.TraverseStmt(const_cast<Stmt *>(Body));
-  return Alone;
-}
-
 /// "pair" or "tuple" when \p T is a specialisation of std::pair or
 /// std::tuple, whose element types class template argument deduction gives.
 llvm::StringRef stdPairOrTuple(QualType T) {

@@ -18,6 +18,7 @@
 #include "utils/CallSites.h"
 #include "utils/Spelling.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/QualTypeNames.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -329,6 +330,80 @@ private:
     return nullptr;
   }
 
+  /// `std::vector<std::any> grads; grads.push_back(x); ... return grads;`:
+  /// the values the local container \p Written names is filled with, when
+  /// that is all its function does with it: declared empty and alone in
+  /// its statement, with its type written; then only `push_back(x)`,
+  /// `emplace_back(x)` (its result unused), `reserve`, `size`, `empty`,
+  /// `capacity`, and returns of it. \p Local is set to it; nullopt (and
+  /// \p Local untouched) otherwise.
+  std::optional<std::vector<const Expr *>> filledLocal(QualType Target, const Expr *Written,
+                                                      const VarDecl *&Local) {
+    const VarDecl *Var = localVariableOf(Written);
+    if (!Var || Var->isStaticLocal() || Var->getType()->isReferenceType() ||
+        Var->getType()->getContainedDeducedType() ||
+        !Ctx.hasSameUnqualifiedType(Var->getType(), Target) || !writtenTypeRange(Var))
+      return std::nullopt;
+    if (const Expr *Init = Var->getInit()) {
+      const Expr *E = stripTemporaries(Init);
+      const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+      const auto *List = dyn_cast<InitListExpr>(E);
+      if (!(Construct && Construct->getNumArgs() == 0) && !(List && List->getNumInits() == 0))
+        return std::nullopt; // `grads(n)` holds n empty std::any already
+    }
+    const auto *Fn = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
+    if (!Fn || !Fn->getBody() || !isOnlyDeclarationInStatement(Var, Fn->getBody()))
+      return std::nullopt;
+    struct Uses : RecursiveASTVisitor<Uses> {
+      const VarDecl *Var;
+      ASTContext &Ctx;
+      unsigned Refs = 0, Known = 0;
+      std::vector<const Expr *> Values;
+      Uses(const VarDecl *Var, ASTContext &Ctx) : Var(Var), Ctx(Ctx) {}
+      bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+        Refs += Ref->getDecl() == Var;
+        return true;
+      }
+      bool VisitReturnStmt(ReturnStmt *Return) {
+        Known += Return->getRetValue() && localVariableOf(Return->getRetValue()) == Var;
+        return true;
+      }
+      bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+        const auto *Object =
+            dyn_cast_or_null<DeclRefExpr>(Call->getImplicitObjectArgument()->IgnoreParenImpCasts());
+        const CXXMethodDecl *Method = Call->getMethodDecl();
+        if (!Object || Object->getDecl() != Var || !Method || !Method->getIdentifier())
+          return true;
+        llvm::StringRef Name = Method->getName();
+        if ((Name == "push_back" || Name == "emplace_back") && Call->getNumArgs() == 1 &&
+            resultUnused(Call)) {
+          Values.push_back(Call->getArg(0));
+          ++Known;
+        } else if (llvm::is_contained({"reserve", "size", "empty", "capacity"}, Name)) {
+          ++Known;
+        }
+        return true;
+      }
+      /// `emplace_back` returns the element: a use of it would see another
+      /// type.
+      bool resultUnused(const Expr *Call) {
+        for (const DynTypedNode &Parent : Ctx.getParents(*Call)) {
+          const Stmt *S = Parent.get<Stmt>();
+          if (S && isa<ExprWithCleanups>(S))
+            return resultUnused(cast<Expr>(S));
+          if (!S || isa<Expr>(S))
+            return false;
+        }
+        return true;
+      }
+    } Scan(Var, const_cast<ASTContext &>(Ctx));
+    Scan.TraverseStmt(Fn->getBody());
+    if (Scan.Refs != Scan.Known)
+      return std::nullopt; // read, changed or passed on some other way
+    Local = Var;
+    return Scan.Values;
+  }
+
   std::optional<Concrete> homogeneous(QualType Target, const Expr *Written) {
     const auto *Spec = cast<ClassTemplateSpecializationDecl>(
         Target->getAsCXXRecordDecl());
@@ -341,9 +416,13 @@ private:
         List = Inner;
     ContainerKind Kind = containerKind(Target);
     std::vector<const Expr *> Elements;
+    const VarDecl *Local = nullptr;
     if (List)
       Elements.assign(List->inits().begin(), List->inits().end());
-    else if (Kind == ContainerKind::Optional) {
+    else if (Kind == ContainerKind::Vector) {
+      if (std::optional<std::vector<const Expr *>> Filled = filledLocal(Target, Written, Local))
+        Elements = std::move(*Filled);
+    } else if (Kind == ContainerKind::Optional) {
       // `return x;` into std::optional<std::any>: the optional's converting
       // constructor holds the element; `return std::nullopt;` holds none
       // and says nothing about the element type.
@@ -383,6 +462,8 @@ private:
       Spelling += ", " + toString(Spec->getTemplateArgs().get(1).getAsIntegral(), 10);
     Spelling += ">";
     respellWrittenType(stripTemporaries(Written), Spelling);
+    if (Local)
+      replace(writtenTypeRange(Local)->getAsRange(), Spelling);
     return Concrete{Spelling, Name + "<" + First->Key + ">", true};
   }
 

@@ -122,17 +122,52 @@ std::vector<const Expr *> rrulePullbackElements(const Expr *Returned) {
   return Pullbacks;
 }
 
+/// The range of the type as written for \p Var, without cv-qualifiers:
+/// `const std::function<G(G)> pb` -> `std::function<G(G)>`.
+std::optional<CharSourceRange> writtenTypeRange(const VarDecl *Var) {
+  TypeSourceInfo *TSI = Var->getTypeSourceInfo();
+  if (!TSI)
+    return std::nullopt;
+  TypeLoc Loc = TSI->getTypeLoc().getUnqualifiedLoc();
+  SourceRange Range = Loc.getSourceRange();
+  if (Range.isInvalid() || Range.getBegin().isMacroID() ||
+      Range.getEnd().isMacroID())
+    return std::nullopt;
+  return CharSourceRange::getTokenRange(Range);
+}
+
+bool isOnlyDeclarationInStatement(const VarDecl *Var, const Stmt *Body) {
+  bool Alone = false;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *Var;
+    bool &Alone;
+    Finder(const VarDecl *Var, bool &Alone) : Var(Var), Alone(Alone) {}
+    bool VisitDeclStmt(DeclStmt *S) {
+      for (const Decl *D : S->decls())
+        if (D == Var)
+          Alone = S->isSingleDecl();
+      return true;
+    }
+  } F(Var, Alone);
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return Alone;
+}
+
 const VarDecl *localVariableOf(const Expr *E) {
-  E = stripTemporaries(E);
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    if (isStdFunction(Callee, {"move"}) && Call->getNumArgs() == 1)
-      E = stripTemporaries(Call->getArg(0));
+  // Through std::move and a copy or move, in either order (`return
+  // std::move(v);` moves the result of std::move into the result).
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+    E = stripTemporaries(E);
+    if (const auto *Call = dyn_cast<CallExpr>(E);
+        Call && isStdFunction(Call->getDirectCallee(), {"move"}) && Call->getNumArgs() == 1)
+      E = Call->getArg(0);
+    else if (const auto *Copy = dyn_cast<CXXConstructExpr>(E);
+             Copy && Copy->getNumArgs() == 1 &&
+             Copy->getConstructor()->isCopyOrMoveConstructor())
+      E = Copy->getArg(0);
+    else
+      break;
   }
-  if (const auto *Copy = dyn_cast<CXXConstructExpr>(E);
-      Copy && Copy->getNumArgs() == 1 &&
-      Copy->getConstructor()->isCopyOrMoveConstructor())
-    E = stripTemporaries(Copy->getArg(0));
   const auto *Ref = dyn_cast<DeclRefExpr>(E);
   const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   return Var && Var->isLocalVarDecl() ? Var : nullptr;

@@ -99,6 +99,14 @@ std::vector<const Expr *> elementsOf(const Expr *E);
 std::vector<const Expr *> rrulePullbackElements(const Expr *Returned);
 
 /// The local variable \p E names (through std::move), or null.
+/// The range of the type as written for \p Var, without cv-qualifiers:
+/// `const std::function<G(G)> pb` -> `std::function<G(G)>`; none in a macro.
+std::optional<CharSourceRange> writtenTypeRange(const VarDecl *Var);
+
+/// Whether \p Var is declared alone in its statement within \p Body (its
+/// written type can change without changing another declarator's).
+bool isOnlyDeclarationInStatement(const VarDecl *Var, const Stmt *Body);
+
 const VarDecl *localVariableOf(const Expr *E);
 
 /// The return statements of a function body, not those of nested lambdas
