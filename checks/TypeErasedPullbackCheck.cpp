@@ -544,6 +544,13 @@ const CallExpr *castOperandSource(const Expr *E) {
     } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
                Op && Op->getOperator() == OO_Subscript) {
       E = Op->getArg(0);
+    } else if (const auto *Element = dyn_cast<CXXMemberCallExpr>(E);
+               Element && Element->getMethodDecl() &&
+               Element->getMethodDecl()->getParent()->isInStdNamespace() &&
+               Element->getMethodDecl()->getIdentifier() &&
+               llvm::is_contained({"at", "front", "back"}, Element->getMethodDecl()->getName())) {
+      // `g.at(1)`, `g.front()`: an element, as `g[1]` is.
+      E = Element->getImplicitObjectArgument();
     } else if (const auto *Call = dyn_cast<CallExpr>(E);
                Call && isStdFunction(Call->getDirectCallee(), {"get", "move", "forward"}) &&
                Call->getNumArgs() == 1) {
