@@ -369,8 +369,8 @@ private:
         return true;
       }
       bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
-        const auto *Object =
-            dyn_cast_or_null<DeclRefExpr>(Call->getImplicitObjectArgument()->IgnoreParenImpCasts());
+        const Expr *This = Call->getImplicitObjectArgument();
+        const auto *Object = This ? dyn_cast<DeclRefExpr>(This->IgnoreParenImpCasts()) : nullptr;
         const CXXMethodDecl *Method = Call->getMethodDecl();
         if (!Object || Object->getDecl() != Var || !Method || !Method->getIdentifier())
           return true;
