@@ -559,8 +559,10 @@ private:
     QualType Param = Fn->getParamDecl(I)->getType();
     if (!Param->isReferenceType())
       return false;
-    if (const FunctionDecl *Def = nullptr; Fn->hasBody(Def) && I < Def->getNumParams() &&
-                                           storesAddress(Def, Def->getParamDecl(I)))
+    const FunctionDecl *Def = nullptr;
+    if (!Fn->hasBody(Def) || I >= Def->getNumParams())
+      Def = nullptr;
+    if (Def && storesAddress(Def, Def->getParamDecl(I)))
       return true;
     auto Holds = [](QualType T) {
       if (T->isReferenceType() || T->isPointerType())
@@ -569,16 +571,12 @@ private:
       return Class && Class->isInStdNamespace() && Class->getName() == "reference_wrapper";
     };
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Fn)) {
-      const FunctionDecl *Body = nullptr;
-      if (!Ctor->hasBody(Body))
+      if (!Def)
         return llvm::any_of(Ctor->getParent()->fields(), [](const FieldDecl *Field) {
           return Field->getType()->isReferenceType();
         });
-      const auto *Def = cast<CXXConstructorDecl>(Body);
-      if (I >= Def->getNumParams())
-        return false;
       const ParmVarDecl *Own = Def->getParamDecl(I);
-      for (const CXXCtorInitializer *Init : Def->inits()) {
+      for (const CXXCtorInitializer *Init : cast<CXXConstructorDecl>(Def)->inits()) {
         if (!Init->isAnyMemberInitializer() || !Holds(Init->getAnyMember()->getType()))
           continue;
         RefScan Scan;

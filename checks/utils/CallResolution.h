@@ -86,10 +86,11 @@ struct CallResolution {
   bool ConvertsToOwnClass = false;
   /// The reference parameters a watched argument binds through a temporary
   /// (converted from the value) while the callee keeps the reference past
-  /// the call: a constructor that binds a reference or pointer member to
-  /// the parameter, a function that returns a reference or pointer to the
-  /// parameter's type. By parameter number, with the callee's name for a
-  /// message. The temporary dies at the end of the full-expression; the
+  /// the call: a constructor that binds a reference, pointer or
+  /// reference_wrapper member to the parameter, a function whose body
+  /// stores its address where it lasts, a function (not an assignment)
+  /// that returns a reference or pointer to the parameter's type. By
+  /// parameter number, with the callee's name for a message. The temporary dies at the end of the full-expression; the
   /// value it was converted from binds directly and lives on.
   std::map<unsigned, std::string> Dangling;
 };

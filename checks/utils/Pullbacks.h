@@ -98,7 +98,6 @@ std::vector<const Expr *> elementsOf(const Expr *E);
 /// a struct, a braced list) evaluate to a lambda, in any position.
 std::vector<const Expr *> rrulePullbackElements(const Expr *Returned);
 
-/// The local variable \p E names (through std::move), or null.
 /// The range of the type as written for \p Var, without cv-qualifiers:
 /// `const std::function<G(G)> pb` -> `std::function<G(G)>`; none in a macro.
 std::optional<CharSourceRange> writtenTypeRange(const VarDecl *Var);
@@ -107,6 +106,8 @@ std::optional<CharSourceRange> writtenTypeRange(const VarDecl *Var);
 /// written type can change without changing another declarator's).
 bool isOnlyDeclarationInStatement(const VarDecl *Var, const Stmt *Body);
 
+/// The local variable \p E names (through std::move and a copy or move of
+/// it), or null.
 const VarDecl *localVariableOf(const Expr *E);
 
 /// The return statements of a function body, not those of nested lambdas

@@ -122,17 +122,16 @@ class RobustnessTest(ScratchDirTest):
         r = self.gradlint("--fix", "typo.cpp")
         self.assertEqual((r.returncode, r.stdout), (0, ""), r.stderr)
 
-    def test_shared_header_fixed_once_through_an_alias_each_file_defines(self):
-        # The same header with T an alias each file declares: the fix spells
-        # the result type as the code does, `T`, which is the concrete type in
-        # both files; both translation units agree, and the fixed files build.
+    # A header whose pullback returns `T`, which a.cpp and b.cpp each define
+    # (\p a and \p b: their text before and after `#include "p.h"`); both
+    # files in a compilation database, gradlint --fix over both. Returns the
+    # header's text and gradlint's result.
+    def fix_shared_header(self, a, b):
         header = ('#include "tensor.h"\n#include <any>\n'
                   "inline std::any p_pullback(const T &dy) { return std::any(dy); }\n")
         self.write("src/p.h", header)
-        self.write("src/a.cpp", 'using T = mock::Tensor<float, 4>;\n#include "p.h"\n'
-                   "void run_a(const T &x) { p_pullback(x); }\n")
-        self.write("src/b.cpp", '#include "tensor.h"\nusing T = mock::Tensor<double, 2>;\n'
-                   '#include "p.h"\nvoid run_b(const T &x) { p_pullback(x); }\n')
+        self.write("src/a.cpp", a[0] + '#include "p.h"\n' + a[1])
+        self.write("src/b.cpp", b[0] + '#include "p.h"\n' + b[1])
         self.write("build/compile_commands.json", json.dumps([
             {"directory": self.dir + "/src", "file": f,
              "command": f"clang++ -std=c++17 -I{INCLUDE} -include tensor.h -c {f}"}
@@ -140,6 +139,16 @@ class RobustnessTest(ScratchDirTest):
         r = subprocess.run([GRADLINT, "-p", "build", "--header-filter=.*", "--fix", "-j", "2"],
                            cwd=self.dir, capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        return header, r
+
+    def test_shared_header_fixed_once_through_an_alias_each_file_defines(self):
+        # The same header with T an alias each file declares: the fix spells
+        # the result type as the code does, `T`, which is the concrete type in
+        # both files; both translation units agree, and the fixed files build.
+        header, r = self.fix_shared_header(
+            ("using T = mock::Tensor<float, 4>;\n", "void run_a(const T &x) { p_pullback(x); }\n"),
+            ('#include "tensor.h"\nusing T = mock::Tensor<double, 2>;\n',
+             "void run_b(const T &x) { p_pullback(x); }\n"))
         self.assertEqual(self.read("src/p.h"), header.replace(
             "inline std::any p_pullback(const T &dy) { return std::any(dy); }",
             "inline T p_pullback(const T &dy) { return dy; }"))
@@ -152,19 +161,9 @@ class RobustnessTest(ScratchDirTest):
         # differently: the type-erased check's fix (the concrete return type)
         # differs by file, so applying either would break the other file.
         # Neither is.
-        header = ('#include "tensor.h"\n#include <any>\n'
-                  "inline std::any p_pullback(const T &dy) { return std::any(dy); }\n")
-        self.write("src/p.h", header)
-        self.write("src/a.cpp", '#define T mock::Tensor<float, 4>\n#include "p.h"\n')
-        self.write("src/b.cpp", '#include "tensor.h"\n#define T mock::Tensor<double, 2>\n'
-                   '#include "p.h"\n')
-        self.write("build/compile_commands.json", json.dumps([
-            {"directory": self.dir + "/src", "file": f,
-             "command": f"clang++ -std=c++17 -I{INCLUDE} -include tensor.h -c {f}"}
-            for f in ("a.cpp", "b.cpp")]))
-        r = subprocess.run([GRADLINT, "-p", "build", "--header-filter=.*", "--fix", "-j", "2"],
-                           cwd=self.dir, capture_output=True, text=True)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        header, r = self.fix_shared_header(
+            ("#define T mock::Tensor<float, 4>\n", ""),
+            ('#include "tensor.h"\n#define T mock::Tensor<double, 2>\n', ""))
         self.assertEqual(r.stdout.count("warning: pullback 'p_pullback' returns type-erased"), 1)
         self.assertIn("note: not fixed: the translation units that include this file need "
                       "different fixes here", r.stdout)
