@@ -4,6 +4,7 @@
 #include "utils/ErasedTypes.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -657,6 +658,39 @@ const Expr *argumentAsWritten(const Expr *E) {
   return E;
 }
 
+/// Why calling the closure directly would let it modify an object of the
+/// caller's where the wrapper gave it a copy, or nullopt: the signature
+/// takes a parameter by value, the call operator \p Op by reference to
+/// non-const, and its body may modify it (clang's ExprMutationAnalyzer).
+/// Not when every call in \p Calls passes a temporary, which the closure
+/// modifies as it did the wrapper's copy.
+std::optional<std::string>
+modifiesCallersArgument(const FunctionDecl *Op, const FunctionProtoType *Sig,
+                        const std::vector<const CXXOperatorCallExpr *> *Calls) {
+  const FunctionDecl *Def = Op;
+  if (!Def->getBody())
+    if (const FunctionDecl *Pattern = Op->getTemplateInstantiationPattern())
+      Def = Pattern;
+  const Stmt *Body = Def->getBody();
+  for (unsigned I = 0; I < Sig->getNumParams() && I < Op->getNumParams(); ++I) {
+    QualType Param = Op->getParamDecl(I)->getType();
+    if (Sig->getParamType(I)->isReferenceType() || !Param->isReferenceType() ||
+        Param.getNonReferenceType().isConstQualified())
+      continue;
+    if (Calls && llvm::all_of(*Calls, [&](const CXXOperatorCallExpr *Call) {
+          return I + 1 < Call->getNumArgs() &&
+                 argumentAsWritten(Call->getArg(I + 1))->isPRValue();
+        }))
+      continue;
+    if (!Body || ExprMutationAnalyzer(*Body, Op->getASTContext())
+                     .isMutated(Def->getParamDecl(I)))
+      return "its parameter " + std::to_string(I + 1) +
+             " is a reference it may modify, which would bind the caller's "
+             "argument where the signature passes a copy";
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 /// The type `auto` deduces from \p Fn's returns, or null when a return
@@ -713,6 +747,8 @@ closureSignatureDiffers(QualType Wrapper, const LambdaExpr *Lambda,
   } else if (std::optional<std::string> Why = parametersDiffer(Op, Sig, Policy)) {
     return Why;
   }
+  if (std::optional<std::string> Why = modifiesCallersArgument(Op, Sig, Calls))
+    return Why;
   QualType Returned = Op->getReturnType();
   if ((Returned->isUndeducedType() || Returned->isDependentType()) &&
       !Lambda->hasExplicitResultType())
