@@ -127,8 +127,9 @@ Classification classifyCall(const CallExpr *Call) {
 
 Classification classify(const Expr *E) {
   E = E->IgnoreParens();
-  if (isa<IntegerLiteral, CharacterLiteral, CXXBoolLiteralExpr,
-          UnaryExprOrTypeTraitExpr, SizeOfPackExpr>(E))
+  if (isa<IntegerLiteral, CharacterLiteral, CXXBoolLiteralExpr, FloatingLiteral,
+          UnaryExprOrTypeTraitExpr, SizeOfPackExpr, CXXScalarValueInitExpr,
+          ImplicitValueInitExpr>(E))
     return {AxisOrigin::Constant};
   if (isa<SubstNonTypeTemplateParmExpr>(E))
     return {AxisOrigin::StaticRank};
@@ -152,10 +153,12 @@ Classification classify(const Expr *E) {
   if (const auto *Call = dyn_cast<CallExpr>(E))
     return classifyCall(Call);
   // A lambda called in place (`[] { return 1; }()`) reads what it
-  // captures; its body is left to the constant evaluator.
+  // captures; its body is left to the constant evaluator, as is whether a
+  // temporary (`std::integral_constant<int, 1>{}`) is built at compile time.
   if (isa<ImplicitCastExpr, ExplicitCastExpr, UnaryOperator, BinaryOperator,
           ConditionalOperator, ConstantExpr, CXXDefaultArgExpr, LambdaExpr,
-          MaterializeTemporaryExpr>(E)) {
+          MaterializeTemporaryExpr, InitListExpr, ArraySubscriptExpr,
+          CXXConstructExpr, CXXBindTemporaryExpr, ExprWithCleanups>(E)) {
     if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(E))
       return classify(Default->getExpr());
     return classifyChildren(E);

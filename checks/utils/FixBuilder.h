@@ -101,6 +101,19 @@ inline bool containsLambda(const Stmt *S) {
   });
 }
 
+/// Whether \p Text, the spelling of \p E, could be read as a type in a
+/// template argument list: a template argument that can be a type-id is
+/// one, so `cat<int()>` names a function type where `cat(x, int())`
+/// passed 0. An explicit conversion that starts with a type name and ends
+/// with its parenthesised operand (`int()`, `int(f())`) may; braces
+/// (`int{1}`) never do.
+inline bool mayReadAsType(const Expr *E, llvm::StringRef Text) {
+  E = E->IgnoreImplicit();
+  return isa<CXXScalarValueInitExpr, CXXFunctionalCastExpr, CXXTemporaryObjectExpr,
+             CXXUnresolvedConstructExpr>(E) &&
+         Text.rtrim().ends_with(")");
+}
+
 /// The axis as it will be written inside `<...>`. Before C++20 a lambda
 /// cannot appear in a template argument, so an integer axis that calls one
 /// (`[] { return 1; }()`) is written as its value.
@@ -110,7 +123,7 @@ inline std::string templateArgumentText(const Expr *Axis, llvm::StringRef AxisTe
       containsLambda(Axis))
     if (std::optional<llvm::APSInt> Value = Axis->getIntegerConstantExpr(Ctx))
       return toString(*Value, 10);
-  if (hasUnparenthesizedGreater(Axis))
+  if (hasUnparenthesizedGreater(Axis) || mayReadAsType(Axis, AxisText))
     return ("(" + AxisText + ")").str();
   return AxisText.str();
 }
