@@ -1163,10 +1163,7 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
   // pullback's result (none: it holds that). Its changing uses are looked
   // up once per local.
   llvm::DenseMap<const VarDecl *, std::vector<Change>> ChangesOf;
-  auto ParentOf = [&](const Stmt *S) -> const Stmt * {
-    DynTypedNodeList Parents = Context->getParents(*S);
-    return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
-  };
+  auto ParentOf = [&](const Stmt *S) { return statementParent(*Context, S); };
   auto ChangedBefore = [&](const VarDecl *Var, const Expr *At) -> std::optional<std::string> {
     auto [It, New] = ChangesOf.try_emplace(Var);
     if (New)

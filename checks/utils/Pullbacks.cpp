@@ -769,17 +769,61 @@ closureSignatureDiffers(QualType Wrapper, const LambdaExpr *Lambda,
   return std::nullopt;
 }
 
+const Stmt *statementParent(ASTContext &Ctx, const Stmt *S) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  if (Parents.empty())
+    return nullptr;
+  if (const Stmt *P = Parents[0].get<Stmt>())
+    return P;
+  // A lambda's body hangs below its call operator and its class.
+  const auto *Operator = Parents[0].get<CXXMethodDecl>();
+  if (!Operator || !Operator->getParent()->isLambda())
+    return nullptr;
+  DynTypedNode Node = DynTypedNode::create(*Operator->getParent());
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+    DynTypedNodeList Above = Ctx.getParents(Node);
+    if (Above.empty())
+      return nullptr;
+    if (const auto *Lambda = Above[0].get<LambdaExpr>())
+      return Lambda;
+    Node = Above[0];
+  }
+  return nullptr;
+}
+
+/// Whether \p Lambda is called where it is made (`[&] { ... }()`).
+static bool calledInPlace(const LambdaExpr *Lambda,
+                          llvm::function_ref<const Stmt *(const Stmt *)> ParentOf) {
+  const Stmt *Closure = Lambda;
+  const Stmt *P = ParentOf(Closure);
+  while (P && isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                  ParenExpr, ExprWithCleanups>(P)) {
+    Closure = P;
+    P = ParentOf(P);
+  }
+  const auto *Call = dyn_cast_or_null<CXXOperatorCallExpr>(P);
+  return Call && Call->getOperator() == OO_Call && Call->getNumArgs() >= 1 &&
+         Call->getArg(0) == Closure;
+}
+
 bool mayRunBefore(const Stmt *Use, const Stmt *At, const VarDecl *Var, const SourceManager &SM,
                   llvm::function_ref<const Stmt *(const Stmt *)> ParentOf) {
   if (Use != At && SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Use->getBeginLoc()),
                                                 SM.getExpansionLoc(At->getBeginLoc())))
     return true;
-  for (const Stmt *S = ParentOf(At); S; S = ParentOf(S)) {
-    if (!isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+  // Around \p At, a loop runs it again, and so may a lambda's body, which
+  // runs whenever the closure is called: later than it is written (`auto
+  // show = [&] { use(g); }; consume(std::move(g)); show();`), or more than
+  // once, unless the lambda is called where it is made.
+  const Stmt *Prev = At;
+  for (const Stmt *S = ParentOf(At); S; Prev = S, S = ParentOf(S)) {
+    const auto *Lambda = dyn_cast<LambdaExpr>(S);
+    bool Body = Lambda && Prev == Lambda->getBody() && !calledInPlace(Lambda, ParentOf);
+    if (!Body && !isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
       continue;
     if (S->getSourceRange().fullyContains(Var->getSourceRange()))
       return false; // declared afresh each time round
-    if (S->getSourceRange().fullyContains(Use->getSourceRange()))
+    if (Body || S->getSourceRange().fullyContains(Use->getSourceRange()))
       return true;
   }
   return false;
