@@ -88,6 +88,8 @@ public:
     case ContainerKind::Tuple:
     case ContainerKind::Pair:
       return positional(Target, E);
+    case ContainerKind::Map:
+      return associative(Target, E);
     case ContainerKind::None:
       break;
     }
@@ -334,9 +336,10 @@ private:
   /// the values the local container \p Written names is filled with, when
   /// that is all its function does with it: declared empty and alone in
   /// its statement, with its type written; then only `push_back(x)`,
-  /// `emplace_back(x)` (its result unused), `reserve`, `size`, `empty`,
-  /// `capacity`, and returns of it. \p Local is set to it; nullopt (and
-  /// \p Local untouched) otherwise.
+  /// `emplace_back(x)` (a map: `grads[k] = x`, `emplace(k, x)`,
+  /// `try_emplace(k, x)`, `insert_or_assign(k, x)`), their results unused,
+  /// `reserve`, `size`, `empty`, `capacity`, and returns of it. \p Local is
+  /// set to it; nullopt (and \p Local untouched) otherwise.
   std::optional<std::vector<const Expr *>> filledLocal(QualType Target, const Expr *Written,
                                                       const VarDecl *&Local) {
     const VarDecl *Var = localVariableOf(Written);
@@ -357,9 +360,28 @@ private:
     struct Uses : RecursiveASTVisitor<Uses> {
       const VarDecl *Var;
       ASTContext &Ctx;
+      bool Map;
       unsigned Refs = 0, Known = 0;
       std::vector<const Expr *> Values;
-      Uses(const VarDecl *Var, ASTContext &Ctx) : Var(Var), Ctx(Ctx) {}
+      Uses(const VarDecl *Var, ASTContext &Ctx)
+          : Var(Var), Ctx(Ctx), Map(containerKind(Var->getType()) == ContainerKind::Map) {}
+      bool isVar(const Expr *E) {
+        const auto *Object = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+        return Object && Object->getDecl() == Var;
+      }
+      /// `grads[k] = x;` of a map.
+      bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Assign) {
+        if (!Map || Assign->getOperator() != OO_Equal || Assign->getNumArgs() != 2)
+          return true;
+        const auto *Subscript =
+            dyn_cast<CXXOperatorCallExpr>(Assign->getArg(0)->IgnoreParenImpCasts());
+        if (Subscript && Subscript->getOperator() == OO_Subscript &&
+            isVar(Subscript->getArg(0)) && resultUnused(Assign)) {
+          Values.push_back(Assign->getArg(1));
+          ++Known;
+        }
+        return true;
+      }
       bool VisitDeclRefExpr(DeclRefExpr *Ref) {
         Refs += Ref->getDecl() == Var;
         return true;
@@ -369,15 +391,18 @@ private:
         return true;
       }
       bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
-        const Expr *This = Call->getImplicitObjectArgument();
-        const auto *Object = This ? dyn_cast<DeclRefExpr>(This->IgnoreParenImpCasts()) : nullptr;
         const CXXMethodDecl *Method = Call->getMethodDecl();
-        if (!Object || Object->getDecl() != Var || !Method || !Method->getIdentifier())
+        if (!isVar(Call->getImplicitObjectArgument()) || !Method || !Method->getIdentifier())
           return true;
         llvm::StringRef Name = Method->getName();
-        if ((Name == "push_back" || Name == "emplace_back") && Call->getNumArgs() == 1 &&
-            resultUnused(Call)) {
+        if (!Map && (Name == "push_back" || Name == "emplace_back") &&
+            Call->getNumArgs() == 1 && resultUnused(Call)) {
           Values.push_back(Call->getArg(0));
+          ++Known;
+        } else if (Map &&
+                   llvm::is_contained({"emplace", "try_emplace", "insert_or_assign"}, Name) &&
+                   Call->getNumArgs() == 2 && resultUnused(Call)) {
+          Values.push_back(Call->getArg(1));
           ++Known;
         } else if (llvm::is_contained({"reserve", "size", "empty", "capacity"}, Name)) {
           ++Known;
@@ -402,6 +427,27 @@ private:
       return std::nullopt; // read, changed or passed on some other way
     Local = Var;
     return Scan.Values;
+  }
+
+  /// The one concrete type \p Values give a slot of type \p Slot: nullopt
+  /// when one gives none or two differ, and when there are none (Unknown
+  /// then). A value that holds nothing (`std::nullopt`) says nothing;
+  /// Concrete::empty() when none says anything.
+  std::optional<Concrete> commonConcrete(QualType Slot, llvm::ArrayRef<const Expr *> Values) {
+    if (Values.empty()) {
+      Unknown = true;
+      return std::nullopt;
+    }
+    std::optional<Concrete> First;
+    for (const Expr *Value : Values) {
+      std::optional<Concrete> C = concreteOf(Slot, Value);
+      if (C && C->Empty)
+        continue;
+      if (!C || (First && C->Key != First->Key))
+        return std::nullopt;
+      First = C;
+    }
+    return First ? First : Concrete::empty();
   }
 
   std::optional<Concrete> homogeneous(QualType Target, const Expr *Written) {
@@ -439,21 +485,9 @@ private:
       if (Held)
         Elements.push_back(Held);
     }
-    if (Elements.empty()) {
-      Unknown = true;
-      return std::nullopt;
-    }
-    std::optional<Concrete> First;
-    for (const Expr *Init : Elements) {
-      std::optional<Concrete> C = concreteOf(Element, Init);
-      if (C && C->Empty)
-        continue;
-      if (!C || (First && C->Key != First->Key))
-        return std::nullopt;
-      First = C;
-    }
-    if (!First)
-      return Concrete::empty();
+    std::optional<Concrete> First = commonConcrete(Element, Elements);
+    if (!First || First->Empty)
+      return First;
     if (!First->Spellable)
       return std::nullopt;
     std::string Name = qualifiedSpelling(Spec->getSpecializedTemplate());
@@ -465,6 +499,61 @@ private:
     if (Local)
       replace(writtenTypeRange(Local)->getAsRange(), Spelling);
     return Concrete{Spelling, Name + "<" + First->Key + ">", true};
+  }
+
+  /// std::map / std::unordered_map of an erased mapped type, returned as
+  /// a braced list of `{key, value}` pairs or as a filled local: the values
+  /// give the mapped type. The key keeps its type; a comparison, hash,
+  /// equality or allocator of the user's (each names the mapped type, or
+  /// may behave otherwise for another) gives no fix.
+  std::optional<Concrete> associative(QualType Target, const Expr *Written) {
+    const auto *Spec = cast<ClassTemplateSpecializationDecl>(
+        Target->getAsCXXRecordDecl());
+    const TemplateArgumentList &Args = Spec->getTemplateArgs();
+    QualType Key = Args.get(0).getAsType(), Mapped = Args.get(1).getAsType();
+    // The key as the user wrote it (`std::string`), where the type says.
+    if (const auto *Written = Target->getAs<TemplateSpecializationType>();
+        Written && !Written->template_arguments().empty() &&
+        Written->template_arguments()[0].getKind() == TemplateArgument::Type)
+      Key = Written->template_arguments()[0].getAsType();
+    llvm::StringRef Defaults[] = {"std::less", "std::allocator"};
+    llvm::StringRef HashDefaults[] = {"std::hash", "std::equal_to", "std::allocator"};
+    llvm::ArrayRef<llvm::StringRef> Expected =
+        qualifiedClassName(Target) == "std::map" ? llvm::ArrayRef(Defaults)
+                                                 : llvm::ArrayRef(HashDefaults);
+    for (unsigned I = 2; I < Args.size(); ++I)
+      if (Args.get(I).getKind() != TemplateArgument::Type || I - 2 >= Expected.size() ||
+          qualifiedClassName(Args.get(I).getAsType()) != Expected[I - 2]) {
+        Unknown = true;
+        return std::nullopt;
+      }
+    std::vector<const Expr *> Values;
+    const VarDecl *Local = nullptr;
+    if (const InitListExpr *List = initializerList(Written)) {
+      for (const Expr *Init : List->inits()) {
+        std::vector<const Expr *> Pair = elementsOf(Init);
+        if (Pair.size() != 2) {
+          Unknown = true;
+          return std::nullopt;
+        }
+        Values.push_back(Pair[1]);
+      }
+    } else if (std::optional<std::vector<const Expr *>> Filled =
+                   filledLocal(Target, Written, Local)) {
+      Values = std::move(*Filled);
+    }
+    std::optional<Concrete> First = commonConcrete(Mapped, Values);
+    if (!First || First->Empty || !First->Spellable)
+      return std::nullopt;
+    Concrete KeyType = spell(Key);
+    if (!KeyType.Spellable)
+      return std::nullopt;
+    std::string Name = qualifiedSpelling(Spec->getSpecializedTemplate());
+    std::string Spelling = Name + "<" + KeyType.Spelling + ", " + First->Spelling + ">";
+    respellWrittenType(stripTemporaries(Written), Spelling);
+    if (Local)
+      replace(writtenTypeRange(Local)->getAsRange(), Spelling);
+    return Concrete{Spelling, Name + "<" + KeyType.Key + ", " + First->Key + ">", true};
   }
 
   std::optional<Concrete> positional(QualType Target, const Expr *Written) {
@@ -532,8 +621,8 @@ const VarDecl *deducedLocal(const Expr *E) {
 /// The call an std::any_cast's operand goes back to: `pb(dy)`,
 /// `pb(dy)[0]`, `std::get<0>(pb(dy))`, the address of one of these (`&g`,
 /// the pointer form), a local whose type is deduced from one, or
-/// `std::move` of one.
-const CallExpr *castOperandSource(const Expr *E) {
+/// `std::move` of one. \p MapSubscript is set to a map's `m[k]` on the way.
+const CallExpr *castOperandSource(const Expr *E, const Expr **MapSubscript = nullptr) {
   for (unsigned Depth = 0; E && Depth < 6; ++Depth) {
     E = stripTemporaries(E);
     if (const auto *AddrOf = dyn_cast<UnaryOperator>(E);
@@ -543,6 +632,8 @@ const CallExpr *castOperandSource(const Expr *E) {
       E = Subscript->getBase();
     } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
                Op && Op->getOperator() == OO_Subscript) {
+      if (MapSubscript && containerKind(Op->getArg(0)->getType()) == ContainerKind::Map)
+        *MapSubscript = Op;
       E = Op->getArg(0);
     } else if (const auto *Element = dyn_cast<CXXMemberCallExpr>(E);
                Element && Element->getMethodDecl() &&
@@ -852,10 +943,15 @@ void TypeErasedPullbackCheck::check(const MatchFinder::MatchResult &Result) {
 }
 
 void TypeErasedPullbackCheck::finishTranslationUnit() {
-  for (const CallExpr *Cast : AnyCasts)
-    if (const CallExpr *Source = castOperandSource(Cast->getArg(0)))
-      if (const FunctionDecl *Callee = calledFunction(Source))
+  for (const CallExpr *Cast : AnyCasts) {
+    const Expr *MapSubscript = nullptr;
+    if (const CallExpr *Source = castOperandSource(Cast->getArg(0), &MapSubscript))
+      if (const FunctionDecl *Callee = calledFunction(Source)) {
         AnyCastsOf[Callee].push_back(Cast);
+        if (MapSubscript)
+          MapElementCasts.insert(Cast);
+      }
+  }
   // `g.has_value()` with `auto g = pb(dy);` is true once g holds the
   // concrete result: every return of the pullback produces one. (Not on
   // the call itself: `pb(dy).has_value()` would drop the call.)
@@ -888,6 +984,7 @@ void TypeErasedPullbackCheck::finishTranslationUnit() {
   Hierarchies.clear();
   AnyCasts.clear();
   AnyCastsOf.clear();
+  MapElementCasts.clear();
   DereferencedCasts.clear();
   Queries.clear();
   QueriesOf.clear();
@@ -1186,6 +1283,12 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
                            ? cast<UnaryOperator>(stripTemporaries(Cast->getArg(0)))->getSubExpr()
                            : Cast->getArg(0);
     Claims.Types.push_back({Kept, Deref ? Deref->getType() : Cast->getType()});
+    // `m[k]` of a map inserts an empty std::any for a missing key, and its
+    // cast throws; with the concrete type it would insert a value.
+    if (MapElementCasts.contains(Cast))
+      return Fail(Cast, "a missing key makes 'operator[]' insert an empty std::any, whose "
+                        "cast fails; with the concrete type it would insert a value and the "
+                        "fix would drop the check (use 'at')");
     // A cast checks what the local holds now; moved from, a std::any holds
     // nothing and the cast fails.
     if (const VarDecl *Var = deducedLocal(Kept))

@@ -27,6 +27,8 @@ ContainerKind containerKind(QualType T) {
       .Case("std::array", ContainerKind::Array)
       .Case("std::vector", ContainerKind::Vector)
       .Case("std::optional", ContainerKind::Optional)
+      .Case("std::map", ContainerKind::Map)
+      .Case("std::unordered_map", ContainerKind::Map)
       .Default(ContainerKind::None);
 }
 
@@ -79,6 +81,11 @@ bool ErasedTypeClassifier::forEachErased(QualType T,
   const TemplateArgumentList *Args = templateArguments(T);
   if (!Args)
     return true;
+  // Of a map, only the mapped type: a key that is a pointer
+  // (`std::unordered_map<void *, Grad>`) identifies, it does not erase.
+  if (containerKind(T) == ContainerKind::Map)
+    return Args->size() < 2 || Args->get(1).getKind() != TemplateArgument::Type ||
+           forEachErased(Args->get(1).getAsType(), Visit);
   for (const TemplateArgument &Arg : Args->asArray()) {
     if (Arg.getKind() == TemplateArgument::Type) {
       if (!forEachErased(Arg.getAsType(), Visit))

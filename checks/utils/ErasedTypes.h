@@ -3,8 +3,9 @@
 // The C++ forms of Julia's `Any`: std::any, std::function, void*,
 // std::shared_ptr<void>, a std::variant over several tensor types, and
 // user-listed rank- or dtype-erased tensor types. A type "contains" an erased
-// type through std::tuple, std::pair, std::array, std::vector and
-// std::optional, recursively.
+// type through std::tuple, std::pair, std::array, std::vector,
+// std::optional, and the mapped type of std::map and std::unordered_map,
+// recursively.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +20,7 @@
 namespace clang::tidy::gradlint {
 
 /// The containers an erased type is looked for inside of.
-enum class ContainerKind { None, Tuple, Pair, Array, Vector, Optional };
+enum class ContainerKind { None, Tuple, Pair, Array, Vector, Optional, Map };
 
 /// Which kind of std container \p T is (ContainerKind::None otherwise).
 ContainerKind containerKind(QualType T);
