@@ -943,15 +943,10 @@ void TypeErasedPullbackCheck::check(const MatchFinder::MatchResult &Result) {
 }
 
 void TypeErasedPullbackCheck::finishTranslationUnit() {
-  for (const CallExpr *Cast : AnyCasts) {
-    const Expr *MapSubscript = nullptr;
-    if (const CallExpr *Source = castOperandSource(Cast->getArg(0), &MapSubscript))
-      if (const FunctionDecl *Callee = calledFunction(Source)) {
+  for (const CallExpr *Cast : AnyCasts)
+    if (const CallExpr *Source = castOperandSource(Cast->getArg(0)))
+      if (const FunctionDecl *Callee = calledFunction(Source))
         AnyCastsOf[Callee].push_back(Cast);
-        if (MapSubscript)
-          MapElementCasts.insert(Cast);
-      }
-  }
   // `g.has_value()` with `auto g = pb(dy);` is true once g holds the
   // concrete result: every return of the pullback produces one. (Not on
   // the call itself: `pb(dy).has_value()` would drop the call.)
@@ -984,7 +979,6 @@ void TypeErasedPullbackCheck::finishTranslationUnit() {
   Hierarchies.clear();
   AnyCasts.clear();
   AnyCastsOf.clear();
-  MapElementCasts.clear();
   DereferencedCasts.clear();
   Queries.clear();
   QueriesOf.clear();
@@ -1285,7 +1279,9 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
     Claims.Types.push_back({Kept, Deref ? Deref->getType() : Cast->getType()});
     // `m[k]` of a map inserts an empty std::any for a missing key, and its
     // cast throws; with the concrete type it would insert a value.
-    if (MapElementCasts.contains(Cast))
+    const Expr *MapSubscript = nullptr;
+    castOperandSource(Cast->getArg(0), &MapSubscript);
+    if (MapSubscript)
       return Fail(Cast, "a missing key makes 'operator[]' insert an empty std::any, whose "
                         "cast fails; with the concrete type it would insert a value and the "
                         "fix would drop the check (use 'at')");

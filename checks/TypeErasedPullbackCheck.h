@@ -10,7 +10,6 @@
 #include "utils/Pullbacks.h"
 #include "utils/GradlintCheck.h"
 #include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/SmallPtrSet.h"
 
 namespace clang::tidy::gradlint {
 
@@ -148,8 +147,6 @@ private:
   llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const CallExpr *, 2>> AnyCastsOf;
   /// `*std::any_cast<T>(&h)`: the whole dereference becomes `h`.
   llvm::DenseMap<const CallExpr *, const UnaryOperator *> DereferencedCasts;
-  /// The casts among AnyCasts of a map's element through `m[k]`.
-  llvm::SmallPtrSet<const CallExpr *, 4> MapElementCasts;
   /// `h.has_value()`, `h.type()`, `std::holds_alternative<T>(h)` on a
   /// local holding a pullback's result, and by the function whose result
   /// they ask about.

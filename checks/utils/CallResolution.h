@@ -90,8 +90,9 @@ struct CallResolution {
   /// reference_wrapper member to the parameter, a function whose body
   /// stores its address where it lasts, a function (not an assignment)
   /// that returns a reference or pointer to the parameter's type. By
-  /// parameter number, with the callee's name for a message. The temporary dies at the end of the full-expression; the
-  /// value it was converted from binds directly and lives on.
+  /// parameter number, with the callee's name for a message. The temporary
+  /// dies at the end of the full-expression; the value it was converted
+  /// from binds directly and lives on.
   std::map<unsigned, std::string> Dangling;
 };
 

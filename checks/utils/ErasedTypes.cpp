@@ -76,14 +76,15 @@ bool ErasedTypeClassifier::forEachErased(QualType T,
                                          llvm::function_ref<bool(QualType)> Visit) const {
   if (isErased(T))
     return Visit(T.getNonReferenceType().getUnqualifiedType());
-  if (containerKind(T) == ContainerKind::None)
+  ContainerKind Kind = containerKind(T);
+  if (Kind == ContainerKind::None)
     return true;
   const TemplateArgumentList *Args = templateArguments(T);
   if (!Args)
     return true;
   // Of a map, only the mapped type: a key that is a pointer
   // (`std::unordered_map<void *, Grad>`) identifies, it does not erase.
-  if (containerKind(T) == ContainerKind::Map)
+  if (Kind == ContainerKind::Map)
     return Args->size() < 2 || Args->get(1).getKind() != TemplateArgument::Type ||
            forEachErased(Args->get(1).getAsType(), Visit);
   for (const TemplateArgument &Arg : Args->asArray()) {

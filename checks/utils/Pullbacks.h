@@ -175,11 +175,11 @@ struct ClosureUseSummary {
 const Stmt *statementParent(ASTContext &Ctx, const Stmt *S);
 
 /// Whether \p Use may run before \p At, both in the function that declares
-/// \p Var: written before it, or inside a loop around \p At (\p ParentOf
+/// \p Var: written before it, inside a loop around \p At (\p ParentOf
 /// walks up from it: null past the function's body) that does not declare
 /// \p Var afresh each time round, or anywhere when \p At is in the body
-/// of such a lambda, unless it is called where it is made (the closure may
-/// be called later, and again).
+/// of a lambda that does not declare \p Var and is not called where it is
+/// made (the closure may be called later, and again).
 bool mayRunBefore(const Stmt *Use, const Stmt *At, const VarDecl *Var, const SourceManager &SM,
                   llvm::function_ref<const Stmt *(const Stmt *)> ParentOf);
 
