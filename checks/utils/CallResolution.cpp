@@ -437,7 +437,7 @@ private:
     }
     std::set<SourceSite> Watched;
     bool OwnClass = false;
-    std::map<unsigned, std::string> Dangling;
+    std::map<unsigned, CallResolution::KeptBinding> Dangling;
     const auto *Fn = dyn_cast_or_null<FunctionDecl>(Callee);
     for (unsigned I = 0; I < Args.size(); ++I) {
       const Expr *Arg = Args[I];
@@ -448,8 +448,14 @@ private:
       if (const CXXRecordDecl *ArgClass = valueOf(Arg)->getType()->getAsCXXRecordDecl())
         OwnClass |= Constructed && Args.size() == 1 &&
                     ArgClass->getCanonicalDecl() == Constructed->getCanonicalDecl();
-      if (Fn && I < Fn->getNumParams() && bindsTemporary(Arg) && keepsReference(Fn, I))
-        Dangling.emplace(I + 1, patternOf(Fn)->getQualifiedNameAsString());
+      if (!Fn || I >= Fn->getNumParams() || !bindsTemporary(Arg))
+        continue;
+      if (keepsReference(Fn, I))
+        Dangling.emplace(I + 1, CallResolution::KeptBinding{
+                                    patternOf(Fn)->getQualifiedNameAsString(), false});
+      else if (mayReturnInto(Fn, I) && resultOutlives(Call, Fn))
+        Dangling.emplace(I + 1, CallResolution::KeptBinding{
+                                    patternOf(Fn)->getQualifiedNameAsString(), true});
     }
     if (Watched.empty())
       return;
@@ -597,6 +603,107 @@ private:
       return false;
     auto Plain = [](QualType T) { return T.getCanonicalType().getUnqualifiedType(); };
     return Plain(Result->getPointeeType()) == Plain(Param->getPointeeType());
+  }
+
+  /// Whether what \p Fn returns may point into the object its reference
+  /// parameter \p I binds: a reference or pointer result, and a parameter
+  /// of class type (a member, an element, a held value:
+  /// `std::any_cast<const T &>(const std::any &)`, `std::get<T>(v)`,
+  /// `front(const Tensor &)`). Whether the caller keeps it is
+  /// resultOutlives'.
+  static bool mayReturnInto(const FunctionDecl *Fn, unsigned I) {
+    QualType Param = Fn->getParamDecl(I)->getType();
+    QualType Result = Fn->getReturnType();
+    if (!Param->isReferenceType() || !Param->getPointeeType()->isRecordType() ||
+        !(Result->isReferenceType() || Result->isPointerType()))
+      return false;
+    const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
+    return !(Method && (Method->isCopyAssignmentOperator() || Method->isMoveAssignmentOperator()));
+  }
+
+  /// Whether the reference or pointer \p Call returns is kept past its
+  /// full-expression: it (or a member or element it designates) binds a
+  /// reference variable (a range-for's range among them), a reference
+  /// member, an element of a braced list, or is returned by reference;
+  /// a pointer it returns is stored in a variable, assigned or returned.
+  /// A value read from it, or a copy made of it, is not kept.
+  static bool resultOutlives(const Expr *Call, const FunctionDecl *Fn) {
+    ASTContext &Ctx = Fn->getASTContext();
+    const Expr *E = Call;
+    bool Pointer = Fn->getReturnType()->isPointerType();
+    for (unsigned Depth = 0; Depth < 16; ++Depth) {
+      DynTypedNodeList Parents = Ctx.getParents(*E);
+      if (Parents.empty())
+        return false;
+      const DynTypedNode &Parent = Parents[0];
+      if (const auto *Var = Parent.get<VarDecl>())
+        return Var->getInit() && Var->getInit()->IgnoreParens() == E->IgnoreParens() &&
+               (Var->getType()->isReferenceType() || (Pointer && Var->getType()->isPointerType()));
+      if (Parent.get<ReturnStmt>())
+        return E->isGLValue() || Pointer;
+      if (const auto *Init = Parent.get<CXXCtorInitializer>())
+        return Init->isAnyMemberInitializer() &&
+               Init->getAnyMember()->getType()->isReferenceType();
+      const auto *Up = Parent.get<Expr>();
+      if (!Up)
+        return false;
+      if (isa<InitListExpr>(Up))
+        return E->isGLValue() || Pointer;
+      if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Up)) {
+        CastKind Kind = Cast->getCastKind();
+        if (Kind == CK_LValueToRValue && Pointer && E->getType()->isPointerType())
+          ; // the pointer's value, read out of a variable that held it
+        else if (Kind == CK_ArrayToPointerDecay)
+          Pointer = true; // an array member: a pointer to its elements
+        else if (Kind != CK_NoOp && Kind != CK_DerivedToBase && Kind != CK_UncheckedDerivedToBase)
+          return false;
+      } else if (const auto *Member = dyn_cast<MemberExpr>(Up)) {
+        // `.field` of the object, `->field` of the pointer: a reference
+        // into the same object.
+        // `.data` of `.data()`: the call, next, says.
+        if (!isa<FieldDecl, CXXMethodDecl>(Member->getMemberDecl()) || Member->getBase() != E)
+          return false;
+        Pointer = false;
+      } else if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(Up)) {
+        if (Subscript->getBase() != E)
+          return false;
+        Pointer = false;
+      } else if (const auto *Method = dyn_cast<CXXMemberCallExpr>(Up)) {
+        // `.data()`, `.at(0)`, `[0]` of the object: a reference or pointer
+        // into it (a value it returns is a copy).
+        QualType Result = Method->getCallReturnType(Ctx);
+        if (Method->getCallee() != E ||
+            !(Result->isReferenceType() || Result->isPointerType()))
+          return false;
+        Pointer = Result->isPointerType();
+      } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Up)) {
+        QualType Result = Op->getCallReturnType(Ctx);
+        if (Op->getNumArgs() == 0 || Op->getArg(0) != E ||
+            !isa_and_nonnull<CXXMethodDecl>(Op->getCalleeDecl()) ||
+            !(Result->isReferenceType() || Result->isPointerType()))
+          return false;
+        Pointer = Result->isPointerType();
+      } else if (const auto *Unary = dyn_cast<UnaryOperator>(Up)) {
+        if (Unary->getOpcode() == UO_Deref)
+          Pointer = false;
+        else if (Unary->getOpcode() == UO_AddrOf)
+          Pointer = true;
+        else
+          return false;
+      } else if (const auto *Binary = dyn_cast<BinaryOperator>(Up)) {
+        // `p + 1` points into the same object; `q = p` stores it.
+        if (!Pointer || !(Binary->isAdditiveOp() || Binary->getOpcode() == BO_Assign))
+          return false;
+        if (Binary->getOpcode() == BO_Assign)
+          return Binary->getRHS() == E;
+        if (!Binary->getType()->isPointerType())
+          return false;
+      } else if (!isa<ParenExpr, FullExpr, ConditionalOperator>(Up)) {
+        return false;
+      }
+      E = Up;
+    }
+    return false;
   }
 
   /// Walks \p Fn's body (by \p Walk) with it as the function returns

@@ -89,11 +89,20 @@ struct CallResolution {
   /// the call: a constructor that binds a reference, pointer or
   /// reference_wrapper member to the parameter, a function whose body
   /// stores its address where it lasts, a function (not an assignment)
-  /// that returns a reference or pointer to the parameter's type. By
-  /// parameter number, with the callee's name for a message. The temporary
-  /// dies at the end of the full-expression; the value it was converted
-  /// from binds directly and lives on.
-  std::map<unsigned, std::string> Dangling;
+  /// that returns a reference or pointer to the parameter's type; or a
+  /// function whose reference or pointer result may point into the
+  /// parameter's object (`std::any_cast<const T &>(a)`) and that the caller
+  /// keeps past the statement (`const T &r = ...`). By parameter number.
+  /// The temporary dies at the end of the full-expression; the value it
+  /// was converted from binds directly and lives on.
+  struct KeptBinding {
+    /// The callee's qualified name, for a message.
+    std::string Callee;
+    /// What keeps the reference: the caller, through the result (or else
+    /// the callee).
+    bool ThroughResult = false;
+  };
+  std::map<unsigned, KeptBinding> Dangling;
 };
 
 /// An expression by where it is written: its first token, and the offset

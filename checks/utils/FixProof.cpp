@@ -244,12 +244,14 @@ public:
   /// reference to a temporary (what \p Now has that \p Before lacks).
   std::string describeDangling(const CallKey &Key, const CallResolution &Before,
                                const CallResolution &Now) const {
-    for (const auto &[Param, Callee] : Now.Dangling)
+    for (const auto &[Param, Kept] : Now.Dangling)
       if (!Before.Dangling.count(Param))
         return "with it, the call at " + place(Key.Begin, true) + " would bind parameter " +
-               std::to_string(Param) + " of '" + Callee +
-               "' to a temporary converted from the value, and the reference it keeps " +
-               "would dangle after the call";
+               std::to_string(Param) + " of '" + Kept.Callee +
+               "' to a temporary converted from the value, and " +
+               (Kept.ThroughResult
+                    ? "the reference it returns, which is kept past the statement, would dangle"
+                    : "the reference it keeps would dangle after the call");
     return "with it, the call at " + place(Key.Begin, true) +
            " would bind its reference parameters otherwise";
   }
