@@ -273,6 +273,37 @@ std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
   return "";
 }
 
+/// What \p Def's body would have once per instantiation were it a template
+/// (see FlowFunction::OwnState): a static or thread_local local (in a
+/// lambda or block inside it too), or the function's signature as text
+/// (`__PRETTY_FUNCTION__`, which would name the template argument).
+std::pair<std::string, SourceLocation> ownState(const FunctionDecl *Def) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    std::string What;
+    SourceLocation At;
+    bool VisitVarDecl(VarDecl *Var) {
+      if (!Var->isStaticLocal())
+        return true;
+      What = std::string("declares ") +
+             (Var->getTSCSpec() != TSCS_unspecified ? "thread_local" : "static") +
+             " variable " + quotedName(Var);
+      At = Var->getLocation();
+      return false;
+    }
+    bool VisitPredefinedExpr(PredefinedExpr *E) {
+      if (E->getIdentKind() != PredefinedIdentKind::PrettyFunction &&
+          E->getIdentKind() != PredefinedIdentKind::FuncSig &&
+          E->getIdentKind() != PredefinedIdentKind::FuncDName)
+        return true;
+      What = "uses " + PredefinedExpr::getIdentKindName(E->getIdentKind()).str();
+      At = E->getLocation();
+      return false;
+    }
+  } F;
+  F.TraverseStmt(Def->getBody());
+  return {F.What, F.At};
+}
+
 } // namespace
 
 std::string flowKey(const FunctionDecl *FD) {
@@ -337,6 +368,11 @@ FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
   F.Defined = Def != nullptr;
   if (std::string Why = blocker(FD, P, Ctx); !Why.empty())
     F.Blockers.push_back(Why);
+  if (Def)
+    if (auto [What, At] = ownState(Def); !What.empty()) {
+      F.OwnState = F.Name + " " + What;
+      F.OwnStateAt = flowPoint(SM.getExpansionLoc(At), SM);
+    }
   // The body uses the parameter by the definition's name; declarations
   // may name it anything.
   llvm::StringRef ParamName = P->getName();
@@ -509,7 +545,8 @@ llvm::json::Value toJSON(const UnitFlow &Flow) {
         {"internal", F.Internal}, {"defined", F.Defined},
         {"blockers", std::move(Blockers)}, {"edits", editsJSON(F.Edits)},
         {"instantiationAt", editsJSON({F.InstantiationAt})},
-        {"instantiation", F.Instantiation}});
+        {"instantiation", F.Instantiation}, {"ownState", F.OwnState},
+        {"ownStateAt", pointJSON(F.OwnStateAt)}});
   }
   for (const FlowRoot &R : Flow.Roots)
     Roots.push_back(llvm::json::Object{{"function", R.Function},
@@ -582,6 +619,8 @@ bool fromJSON(const llvm::json::Value &V, UnitFlow &Flow) {
                     !Blockers || !editsFrom(I.get("edits"), F.Edits) ||
                     !editsFrom(I.get("instantiationAt"), At) || At.size() != 1 ||
                     !stringFrom(I, "instantiation", F.Instantiation) ||
+                    !stringFrom(I, "ownState", F.OwnState) ||
+                    !pointFrom(I.get("ownStateAt"), F.OwnStateAt) ||
                     (!F.Instantiation.empty() &&
                      F.Instantiation.find("@AXIS@") == std::string::npos))
                   return false;
@@ -667,6 +706,10 @@ FlowProgram::FlowProgram(std::vector<const UnitFlow *> Units, bool WholeProgram,
       if (!F.Instantiation.empty()) {
         M.Instantiation = F.Instantiation;
         M.InstantiationAt = F.InstantiationAt;
+      }
+      if (M.OwnState.empty() && !F.OwnState.empty()) {
+        M.OwnState = F.OwnState;
+        M.OwnStateAt = F.OwnStateAt;
       }
       for (const std::string &B : F.Blockers)
         if (!llvm::is_contained(M.Blockers, B))
@@ -794,7 +837,12 @@ FlowProgram::Plan FlowProgram::resolve(const FlowRoot &Root) const {
       break;
     if (!Fn->Blockers.empty())
       Problem = Fn->Blockers.front();
-    else if (!Fn->Defined)
+    else if (const ValueSet &Axes = Values.at(N); !Fn->OwnState.empty() && Axes.size() > 1) {
+      // One function today; one per axis once a template.
+      Problem = Fn->OwnState + ", which each of its " + std::to_string(Axes.size()) +
+                " instantiations (axis " + llvm::join(Axes, ", ") + ") would have of its own";
+      ProblemAt = Fn->OwnStateAt;
+    } else if (!Fn->Defined)
       Problem = "the definition of " + Fn->Name + " is not in " + Scope;
     else if (Fn->Edits.empty())
       Problem = "the declarations of " + Fn->Name + " cannot be rewritten";

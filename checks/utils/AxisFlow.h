@@ -100,6 +100,11 @@ struct FlowFunction {
   bool Defined = false;
   /// Why the signature cannot change ("'f' is virtual"); the first is shown.
   std::vector<std::string> Blockers;
+  /// What each instantiation of the template would have of its own, where
+  /// the function has one ("'f' declares static local 'calls'"): a fix that
+  /// gives it more than one axis would split that state. Empty: nothing.
+  std::string OwnState;
+  FlowPoint OwnStateAt;
   /// Every declaration seen, made a template without the parameter.
   std::vector<FlowEdit> Edits;
   /// For a definition in a source file that other files may call: where an
