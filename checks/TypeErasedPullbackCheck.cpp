@@ -73,6 +73,17 @@ public:
   const CallExpr *Origin = nullptr;
   /// Whether some expression could not be analysed at all.
   bool Unknown = false;
+  /// Why a container's values say no one concrete type, where more can be
+  /// said than that a return is erased (the first reason found): a note.
+  struct Reason {
+    SourceLocation At;
+    std::string Text;
+  };
+  std::optional<Reason> NoFix;
+  void explain(SourceLocation At, std::string Text) {
+    if (!NoFix && At.isValid())
+      NoFix = Reason{At, "no fix: " + std::move(Text)};
+  }
   std::vector<FixItHint> Edits;
   bool EditsInMacro = false;
 
@@ -294,10 +305,7 @@ private:
     }
     if (Classifier.isErased(E->getType())) {
       // Already erased: from a call (the origin to report), or a variable.
-      if (const auto *Call = dyn_cast<CallExpr>(E); Call && Call->getDirectCallee())
-        Origin = Call;
-      else
-        Unknown = true;
+      valuesFrom(E);
       return std::nullopt;
     }
     if (Explicit)
@@ -347,22 +355,50 @@ private:
         Var->getType()->getContainedDeducedType() ||
         !Ctx.hasSameUnqualifiedType(Var->getType(), Target) || !writtenTypeRange(Var))
       return std::nullopt;
+    std::string Name = quotedName(Var);
     if (const Expr *Init = Var->getInit()) {
       const Expr *E = stripTemporaries(Init);
       const auto *Construct = dyn_cast<CXXConstructExpr>(E);
       const auto *List = dyn_cast<InitListExpr>(E);
-      if (!(Construct && Construct->getNumArgs() == 0) && !(List && List->getNumInits() == 0))
-        return std::nullopt; // `grads(n)` holds n empty std::any already
+      if (!(Construct && Construct->getNumArgs() == 0) && !(List && List->getNumInits() == 0)) {
+        // `grads(n)` holds n empty std::any already.
+        explain(Var->getLocation(), Name + " is created with elements or from another "
+                                           "value; only a local created empty and then "
+                                           "filled says what it holds");
+        return std::nullopt;
+      }
     }
     const auto *Fn = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
-    if (!Fn || !Fn->getBody() || !isOnlyDeclarationInStatement(Var, Fn->getBody()))
+    if (!Fn || !Fn->getBody())
       return std::nullopt;
+    if (!isOnlyDeclarationInStatement(Var, Fn->getBody())) {
+      explain(Var->getLocation(),
+              Name + " is declared together with another variable, whose type the fix "
+                     "would change with it");
+      return std::nullopt;
+    }
     struct Uses : RecursiveASTVisitor<Uses> {
       const VarDecl *Var;
       ASTContext &Ctx;
       bool Map;
       unsigned Refs = 0, Known = 0;
       std::vector<const Expr *> Values;
+      /// The references to the local that the uses above account for.
+      llvm::SmallPtrSet<const Expr *, 8> Accounted;
+      std::vector<const DeclRefExpr *> All;
+      /// Every reference to the local inside \p S (`std::move(grads)`).
+      void accountWithin(const Stmt *S) {
+        if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(S); Ref && Ref->getDecl() == Var)
+          Accounted.insert(Ref);
+        if (S)
+          for (const Stmt *Child : S->children())
+            accountWithin(Child);
+      }
+      void account(const Expr *E) {
+        ++Known;
+        if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+          Accounted.insert(Ref);
+      }
       Uses(const VarDecl *Var, ASTContext &Ctx)
           : Var(Var), Ctx(Ctx), Map(containerKind(Var->getType()) == ContainerKind::Map) {}
       bool isVar(const Expr *E) {
@@ -378,16 +414,22 @@ private:
         if (Subscript && Subscript->getOperator() == OO_Subscript &&
             isVar(Subscript->getArg(0)) && resultUnused(Assign)) {
           Values.push_back(Assign->getArg(1));
-          ++Known;
+          account(Subscript->getArg(0));
         }
         return true;
       }
       bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-        Refs += Ref->getDecl() == Var;
+        if (Ref->getDecl() == Var) {
+          ++Refs;
+          All.push_back(Ref);
+        }
         return true;
       }
       bool VisitReturnStmt(ReturnStmt *Return) {
-        Known += Return->getRetValue() && localVariableOf(Return->getRetValue()) == Var;
+        if (Return->getRetValue() && localVariableOf(Return->getRetValue()) == Var) {
+          ++Known;
+          accountWithin(Return->getRetValue());
+        }
         return true;
       }
       bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
@@ -398,14 +440,14 @@ private:
         if (!Map && (Name == "push_back" || Name == "emplace_back") &&
             Call->getNumArgs() == 1 && resultUnused(Call)) {
           Values.push_back(Call->getArg(0));
-          ++Known;
+          account(Call->getImplicitObjectArgument());
         } else if (Map &&
                    llvm::is_contained({"emplace", "try_emplace", "insert_or_assign"}, Name) &&
                    Call->getNumArgs() == 2 && resultUnused(Call)) {
           Values.push_back(Call->getArg(1));
-          ++Known;
+          account(Call->getImplicitObjectArgument());
         } else if (llvm::is_contained({"reserve", "size", "empty", "capacity"}, Name)) {
-          ++Known;
+          account(Call->getImplicitObjectArgument());
         }
         return true;
       }
@@ -423,8 +465,17 @@ private:
       }
     } Scan(Var, const_cast<ASTContext &>(Ctx));
     Scan.TraverseStmt(Fn->getBody());
-    if (Scan.Refs != Scan.Known)
-      return std::nullopt; // read, changed or passed on some other way
+    if (Scan.Refs != Scan.Known) {
+      // Read, changed or passed on some other way.
+      for (const DeclRefExpr *Ref : Scan.All)
+        if (!Scan.Accounted.count(Ref)) {
+          explain(Ref->getLocation(),
+                  Name + " is used here other than to be filled, sized or returned, and "
+                         "would see the concrete type");
+          break;
+        }
+      return std::nullopt;
+    }
     Local = Var;
     return Scan.Values;
   }
@@ -443,6 +494,9 @@ private:
       std::optional<Concrete> C = concreteOf(Slot, Value);
       if (C && C->Empty)
         continue;
+      if (C && First && C->Key != First->Key)
+        explain(Value->getBeginLoc(), "this value is '" + C->Spelling + "', another is '" +
+                                          First->Spelling + "'; the erasure joins them");
       if (!C || (First && C->Key != First->Key))
         return std::nullopt;
       First = C;
@@ -485,6 +539,10 @@ private:
       if (Held)
         Elements.push_back(Held);
     }
+    if (Elements.empty() && !List && !Local) {
+      valuesFrom(Written);
+      return std::nullopt;
+    }
     std::optional<Concrete> First = commonConcrete(Element, Elements);
     if (!First || First->Empty)
       return First;
@@ -503,9 +561,9 @@ private:
 
   /// std::map / std::unordered_map of an erased mapped type, returned as
   /// a braced list of `{key, value}` pairs or as a filled local: the values
-  /// give the mapped type. The key keeps its type; a comparison, hash,
-  /// equality or allocator of the user's (each names the mapped type, or
-  /// may behave otherwise for another) gives no fix.
+  /// give the mapped type. The key, and a comparison, hash or equality of
+  /// the user's, keep their written types; an allocator of the user's
+  /// (it allocates the erased values) gives no fix.
   std::optional<Concrete> associative(QualType Target, const Expr *Written) {
     const auto *Spec = cast<ClassTemplateSpecializationDecl>(
         Target->getAsCXXRecordDecl());
@@ -516,17 +574,60 @@ private:
         Written && !Written->template_arguments().empty() &&
         Written->template_arguments()[0].getKind() == TemplateArgument::Type)
       Key = Written->template_arguments()[0].getAsType();
-    llvm::StringRef Defaults[] = {"std::less", "std::allocator"};
-    llvm::StringRef HashDefaults[] = {"std::hash", "std::equal_to", "std::allocator"};
-    llvm::ArrayRef<llvm::StringRef> Expected =
-        qualifiedClassName(Target) == "std::map" ? llvm::ArrayRef(Defaults)
-                                                 : llvm::ArrayRef(HashDefaults);
-    for (unsigned I = 2; I < Args.size(); ++I)
-      if (Args.get(I).getKind() != TemplateArgument::Type || I - 2 >= Expected.size() ||
-          qualifiedClassName(Args.get(I).getAsType()) != Expected[I - 2]) {
+    // The comparison (std::map), hash and equality (std::unordered_map)
+    // compare keys: the user's own are kept, as written. The allocator
+    // allocates the std::any values, and a user's names them.
+    const auto *WrittenSpec = Target->getAs<TemplateSpecializationType>();
+    auto WrittenArgument = [&](unsigned I) {
+      if (WrittenSpec && I < WrittenSpec->template_arguments().size() &&
+          WrittenSpec->template_arguments()[I].getKind() == TemplateArgument::Type)
+        return WrittenSpec->template_arguments()[I].getAsType();
+      return Args.get(I).getAsType();
+    };
+    bool IsMap = qualifiedClassName(Target) == "std::map";
+    llvm::StringRef Defaults[] = {"std::less"};
+    llvm::StringRef HashDefaults[] = {"std::hash", "std::equal_to"};
+    llvm::ArrayRef<llvm::StringRef> Functors =
+        IsMap ? llvm::ArrayRef(Defaults) : llvm::ArrayRef(HashDefaults);
+    unsigned Kept = 2; // the arguments to spell: key, mapped and functors
+    for (unsigned I = 2; I < Args.size(); ++I) {
+      if (Args.get(I).getKind() != TemplateArgument::Type) {
         Unknown = true;
         return std::nullopt;
       }
+      QualType Arg = Args.get(I).getAsType();
+      std::string Shown = WrittenArgument(I).getAsString(Policy);
+      if (I - 2 >= Functors.size()) { // the allocator
+        if (qualifiedClassName(Arg) == "std::allocator")
+          continue;
+        explain(Written->getBeginLoc(), "the map's allocator '" + Shown +
+                                            "' is the user's, and allocates the erased values");
+        Unknown = true;
+        return std::nullopt;
+      }
+      if (Classifier.findErased(Arg)) {
+        explain(Written->getBeginLoc(), "the map's '" + Shown + "' names the erased type");
+        Unknown = true;
+        return std::nullopt;
+      }
+      const auto *Functor =
+          dyn_cast_or_null<ClassTemplateSpecializationDecl>(Arg->getAsCXXRecordDecl());
+      bool Default = Functor && qualifiedClassName(Arg) == Functors[I - 2] &&
+                     Functor->getTemplateArgs().size() == 1 &&
+                     Functor->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
+                     Ctx.hasSameType(Functor->getTemplateArgs()[0].getAsType(),
+                                     Args.get(0).getAsType());
+      if (!Default)
+        Kept = I + 1;
+    }
+    std::string Functor, FunctorKey;
+    for (unsigned I = 2; I < Kept; ++I) {
+      Concrete C = spell(WrittenArgument(I));
+      if (!C.Spellable)
+        return std::nullopt;
+      Functor += ", " + C.Spelling;
+      FunctorKey += ", " + C.Key;
+    }
     std::vector<const Expr *> Values;
     const VarDecl *Local = nullptr;
     if (const InitListExpr *List = initializerList(Written)) {
@@ -541,6 +642,9 @@ private:
     } else if (std::optional<std::vector<const Expr *>> Filled =
                    filledLocal(Target, Written, Local)) {
       Values = std::move(*Filled);
+    } else {
+      valuesFrom(Written);
+      return std::nullopt;
     }
     std::optional<Concrete> First = commonConcrete(Mapped, Values);
     if (!First || First->Empty || !First->Spellable)
@@ -549,11 +653,24 @@ private:
     if (!KeyType.Spellable)
       return std::nullopt;
     std::string Name = qualifiedSpelling(Spec->getSpecializedTemplate());
-    std::string Spelling = Name + "<" + KeyType.Spelling + ", " + First->Spelling + ">";
+    std::string Spelling =
+        Name + "<" + KeyType.Spelling + ", " + First->Spelling + Functor + ">";
     respellWrittenType(stripTemporaries(Written), Spelling);
     if (Local)
       replace(writtenTypeRange(Local)->getAsRange(), Spelling);
-    return Concrete{Spelling, Name + "<" + KeyType.Key + ", " + First->Key + ">", true};
+    return Concrete{Spelling,
+                    Name + "<" + KeyType.Key + ", " + First->Key + FunctorKey + ">", true};
+  }
+
+  /// An erased value \p Written whose parts are not in sight: when it is a
+  /// call's result (`return make_grads(dy);`), that call is the erasure's
+  /// origin (notes follow it); otherwise nothing is known.
+  void valuesFrom(const Expr *Written) {
+    const auto *Call = dyn_cast<CallExpr>(stripTemporaries(Written));
+    if (Call && Call->getDirectCallee())
+      Origin = Call;
+    else
+      Unknown = true;
   }
 
   std::optional<Concrete> positional(QualType Target, const Expr *Written) {
@@ -573,10 +690,7 @@ private:
       if (const auto *Call = dyn_cast<CallExpr>(E); Call && Call->getDirectCallee() &&
                                                     !Classifier.findErased(E->getType()))
         return spell(E->getType());
-      if (const auto *Call = dyn_cast<CallExpr>(E); Call && Call->getDirectCallee())
-        Origin = Call;
-      else
-        Unknown = true;
+      valuesFrom(E);
       return std::nullopt;
     }
     std::string Name = qualifiedSpelling(Spec->getSpecializedTemplate());
@@ -1114,6 +1228,8 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
                                        erasureNote(Undefined)});
       for (const FunctionDecl *Callee : llvm::reverse(Chain))
         diag(Callee->getLocation(), "%0", DiagnosticIDs::Note) << erasureNote(Callee);
+    } else if (Analyzer.NoFix) {
+      diag(Analyzer.NoFix->At, Analyzer.NoFix->Text, DiagnosticIDs::Note);
     } else if (Analyzer.Unknown && !Opaque.empty()) {
       diag(Opaque.front()->getBeginLoc(),
            "this return already produces a type-erased value",
