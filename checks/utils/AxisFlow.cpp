@@ -228,6 +228,50 @@ private:
 };
 
 /// Why \p FD's parameter \p P cannot become a template parameter, or empty.
+/// Whether \p Body may modify \p Param: whether a use of it may, asked of
+/// clang's ExprMutationAnalyzer one use at a time. A lambda that captures
+/// it by reference (`[&] { return cat(x, x, axis); }`) is no modification
+/// in itself (the analyzer counts it as one): the uses in its body say
+/// (a template parameter is a constant there, as the lambda reads it).
+bool mayModify(const Stmt &Body, const ParmVarDecl *Param, ASTContext &Ctx) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const ParmVarDecl *Param;
+    std::vector<const DeclRefExpr *> Found;
+    bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+      if (Ref->getDecl() == Param)
+        Found.push_back(Ref);
+      return true;
+    }
+  } U;
+  U.Param = Param;
+  U.TraverseStmt(const_cast<Stmt *>(&Body));
+  // Not asked: the references RecursiveASTVisitor does not show, the
+  // initialisers of implicit captures by reference, which the analyzer
+  // counts as modified (the lambda's uses, shown, say whether they are).
+  ExprMutationAnalyzer Analyzer(Body, Ctx);
+  return llvm::any_of(U.Found, [&](const DeclRefExpr *Ref) {
+    const Stmt *By = Analyzer.findMutation(Ref);
+    return By && !isa<LambdaExpr>(By);
+  });
+}
+
+/// Whether a lambda in \p Body names \p Param in its capture list
+/// (`[axis]`, `[&axis]`; not `[=]`, `[&]` or `[a = axis]`).
+bool capturesByName(const Stmt &Body, const ParmVarDecl *Param) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const ParmVarDecl *Param;
+    bool Found = false;
+    bool VisitLambdaExpr(LambdaExpr *Lambda) {
+      for (const LambdaCapture &C : Lambda->explicit_captures())
+        Found |= C.capturesVariable() && C.getCapturedVar() == Param;
+      return !Found;
+    }
+  } F;
+  F.Param = Param;
+  F.TraverseStmt(const_cast<Stmt *>(&Body));
+  return F.Found;
+}
+
 std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
                     ASTContext &Ctx) {
   std::string Name = quotedName(namedDecl(FD));
@@ -267,8 +311,11 @@ std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
   for (const FunctionDecl *Def : Bodies)
     if (const Stmt *Body = Def->getBody()) {
       const ParmVarDecl *DefParam = Def->getParamDecl(P->getFunctionScopeIndex());
-      if (ExprMutationAnalyzer(*Body, Ctx).isMutated(DefParam))
+      if (mayModify(*Body, DefParam, Ctx))
         return "parameter " + quotedName(DefParam) + " is modified in " + Name;
+      if (capturesByName(*Body, DefParam))
+        return "parameter " + quotedName(DefParam) +
+               " is named in a lambda's capture list, which cannot name a template parameter";
     }
   return "";
 }
