@@ -227,7 +227,6 @@ private:
   std::set<std::pair<std::string, unsigned>> Described;
 };
 
-/// Why \p FD's parameter \p P cannot become a template parameter, or empty.
 /// Whether \p Body may modify \p Param: whether a use of it may, asked of
 /// clang's ExprMutationAnalyzer one use at a time. A lambda that captures
 /// it by reference (`[&] { return cat(x, x, axis); }`) is no modification
@@ -272,6 +271,7 @@ bool capturesByName(const Stmt &Body, const ParmVarDecl *Param) {
   return F.Found;
 }
 
+/// Why \p FD's parameter \p P cannot become a template parameter, or empty.
 std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
                     ASTContext &Ctx) {
   std::string Name = quotedName(namedDecl(FD));

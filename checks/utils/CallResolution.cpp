@@ -176,6 +176,9 @@ public:
   }
 
   bool VisitVarDecl(VarDecl *Var) {
+    if (!Propagating && !isa<ParmVarDecl>(Var) && Var->getInit() &&
+        Var->getType()->isReferenceType() && !Var->getType()->getContainedDeducedType())
+      bindsReference(Var);
     // `auto g = pb(dy);`, `auto [y, back] = rrule(x);`: the local takes the
     // changed type along.
     if (isa<ParmVarDecl>(Var) || !Var->getInit() ||
@@ -794,6 +797,25 @@ private:
     std::set<SourceSite> Found = rootsOfRefs(Scan.Found);
     Watched.insert(Found.begin(), Found.end());
     return Watched;
+  }
+
+  /// `const std::any &ref = g;`: whether the reference \p Var binds a
+  /// watched value itself, or a temporary converted from it (a copy that
+  /// no longer sees the value change), kept as an observation.
+  void bindsReference(const VarDecl *Var) {
+    const Expr *Init = Var->getInit();
+    const std::set<SourceSite> *From = rootsOf(Init);
+    std::optional<ExprSite> At = From ? exprSiteOf(Init, Map) : std::nullopt;
+    if (!At)
+      return;
+    bool Temporary = bindsTemporary(Init);
+    TypeObservation &Observation = Result.Observed[*At];
+    Observation.Watched.insert(From->begin(), From->end());
+    Observation.Values.emplace(Temporary ? "temporary" : "value",
+                               Temporary ? "a temporary converted from the value"
+                                         : "the value itself");
+    Observation.Text = Var->getName().str();
+    Observation.Binding = true;
   }
 
   /// Keeps what the function being walked found at \p E.

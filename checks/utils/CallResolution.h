@@ -139,6 +139,11 @@ struct TypeObservation {
   std::map<std::string, std::string> Values;
   /// The expression as written (the original parse only).
   std::string Text;
+  /// Not a question about types: a reference variable of another type
+  /// than the value's, which binds the value itself or a temporary
+  /// converted from it (`const std::any &ref = g;` once g is a tensor).
+  /// Text is then the variable's name.
+  bool Binding = false;
 };
 
 /// What resolveCalls finds.

@@ -266,6 +266,10 @@ public:
         Text += (Text.empty() ? "" : " or ") + Entry.second;
       return Text;
     };
+    if (Before.Binding)
+      return "with it, the reference '" + Before.Text + "' at " + place(At, true) +
+             " would bind " + Values(Now) + " instead of " + Values(Before) +
+             ", and no longer see the value change";
     std::string Written = Before.Text;
     if (Written.size() > 60)
       Written = Written.substr(0, 57) + "...";
