@@ -381,11 +381,10 @@ private:
       const VarDecl *Var;
       ASTContext &Ctx;
       bool Map;
-      unsigned Refs = 0, Known = 0;
       std::vector<const Expr *> Values;
-      /// The references to the local that the uses above account for.
-      llvm::SmallPtrSet<const Expr *, 8> Accounted;
+      /// Every reference to the local, and those the uses below account for.
       std::vector<const DeclRefExpr *> All;
+      llvm::SmallPtrSet<const Expr *, 8> Accounted;
       /// Every reference to the local inside \p S (`std::move(grads)`).
       void accountWithin(const Stmt *S) {
         if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(S); Ref && Ref->getDecl() == Var)
@@ -395,7 +394,6 @@ private:
             accountWithin(Child);
       }
       void account(const Expr *E) {
-        ++Known;
         if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
           Accounted.insert(Ref);
       }
@@ -419,17 +417,13 @@ private:
         return true;
       }
       bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-        if (Ref->getDecl() == Var) {
-          ++Refs;
+        if (Ref->getDecl() == Var)
           All.push_back(Ref);
-        }
         return true;
       }
       bool VisitReturnStmt(ReturnStmt *Return) {
-        if (Return->getRetValue() && localVariableOf(Return->getRetValue()) == Var) {
-          ++Known;
+        if (Return->getRetValue() && localVariableOf(Return->getRetValue()) == Var)
           accountWithin(Return->getRetValue());
-        }
         return true;
       }
       bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
@@ -465,17 +459,14 @@ private:
       }
     } Scan(Var, const_cast<ASTContext &>(Ctx));
     Scan.TraverseStmt(Fn->getBody());
-    if (Scan.Refs != Scan.Known) {
-      // Read, changed or passed on some other way.
-      for (const DeclRefExpr *Ref : Scan.All)
-        if (!Scan.Accounted.count(Ref)) {
-          explain(Ref->getLocation(),
-                  Name + " is used here other than to be filled, sized or returned, and "
-                         "would see the concrete type");
-          break;
-        }
-      return std::nullopt;
-    }
+    // Read, changed or passed on some other way.
+    for (const DeclRefExpr *Ref : Scan.All)
+      if (!Scan.Accounted.count(Ref)) {
+        explain(Ref->getLocation(),
+                Name + " is used here other than to be filled, sized or returned, and "
+                       "would see the concrete type");
+        return std::nullopt;
+      }
     Local = Var;
     return Scan.Values;
   }
@@ -492,13 +483,15 @@ private:
     std::optional<Concrete> First;
     for (const Expr *Value : Values) {
       std::optional<Concrete> C = concreteOf(Slot, Value);
-      if (C && C->Empty)
+      if (!C)
+        return std::nullopt;
+      if (C->Empty)
         continue;
-      if (C && First && C->Key != First->Key)
+      if (First && C->Key != First->Key) {
         explain(Value->getBeginLoc(), "this value is '" + C->Spelling + "', another is '" +
                                           First->Spelling + "'; the erasure joins them");
-      if (!C || (First && C->Key != First->Key))
         return std::nullopt;
+      }
       First = C;
     }
     return First ? First : Concrete::empty();
@@ -568,15 +561,8 @@ private:
     const auto *Spec = cast<ClassTemplateSpecializationDecl>(
         Target->getAsCXXRecordDecl());
     const TemplateArgumentList &Args = Spec->getTemplateArgs();
-    QualType Key = Args.get(0).getAsType(), Mapped = Args.get(1).getAsType();
-    // The key as the user wrote it (`std::string`), where the type says.
-    if (const auto *Written = Target->getAs<TemplateSpecializationType>();
-        Written && !Written->template_arguments().empty() &&
-        Written->template_arguments()[0].getKind() == TemplateArgument::Type)
-      Key = Written->template_arguments()[0].getAsType();
-    // The comparison (std::map), hash and equality (std::unordered_map)
-    // compare keys: the user's own are kept, as written. The allocator
-    // allocates the std::any values, and a user's names them.
+    // An argument as the user wrote it (`std::string`), where the type
+    // says.
     const auto *WrittenSpec = Target->getAs<TemplateSpecializationType>();
     auto WrittenArgument = [&](unsigned I) {
       if (WrittenSpec && I < WrittenSpec->template_arguments().size() &&
@@ -584,6 +570,10 @@ private:
         return WrittenSpec->template_arguments()[I].getAsType();
       return Args.get(I).getAsType();
     };
+    QualType Key = WrittenArgument(0), Mapped = Args.get(1).getAsType();
+    // The comparison (std::map), hash and equality (std::unordered_map)
+    // compare keys: the user's own are kept, as written. The allocator
+    // allocates the std::any values, and a user's names them.
     bool IsMap = qualifiedClassName(Target) == "std::map";
     llvm::StringRef Defaults[] = {"std::less"};
     llvm::StringRef HashDefaults[] = {"std::hash", "std::equal_to"};

@@ -227,48 +227,42 @@ private:
   std::set<std::pair<std::string, unsigned>> Described;
 };
 
-/// Whether \p Body may modify \p Param: whether a use of it may, asked of
-/// clang's ExprMutationAnalyzer one use at a time. A lambda that captures
-/// it by reference (`[&] { return cat(x, x, axis); }`) is no modification
-/// in itself (the analyzer counts it as one): the uses in its body say
-/// (a template parameter is a constant there, as the lambda reads it).
-bool mayModify(const Stmt &Body, const ParmVarDecl *Param, ASTContext &Ctx) {
-  struct Uses : RecursiveASTVisitor<Uses> {
-    const ParmVarDecl *Param;
-    std::vector<const DeclRefExpr *> Found;
-    bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-      if (Ref->getDecl() == Param)
-        Found.push_back(Ref);
-      return true;
-    }
-  } U;
-  U.Param = Param;
-  U.TraverseStmt(const_cast<Stmt *>(&Body));
-  // Not asked: the references RecursiveASTVisitor does not show, the
-  // initialisers of implicit captures by reference, which the analyzer
-  // counts as modified (the lambda's uses, shown, say whether they are).
+/// How \p Param is used in a function's body, in one walk: every
+/// reference to it RecursiveASTVisitor shows, and whether a lambda names it
+/// in its capture list (`[axis]`, `[&axis]`; not `[=]`, `[&]` or
+/// `[a = axis]`).
+struct ParamUses : RecursiveASTVisitor<ParamUses> {
+  const ParmVarDecl *Param;
+  std::vector<const DeclRefExpr *> Refs;
+  bool NamedInCapture = false;
+  ParamUses(const Stmt &Body, const ParmVarDecl *Param) : Param(Param) {
+    TraverseStmt(const_cast<Stmt *>(&Body));
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (Ref->getDecl() == Param)
+      Refs.push_back(Ref);
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *Lambda) {
+    for (const LambdaCapture &C : Lambda->explicit_captures())
+      NamedInCapture |= C.capturesVariable() && C.getCapturedVar() == Param;
+    return true;
+  }
+};
+
+/// Whether \p Body may modify the parameter of \p Uses: whether a use of
+/// it may, asked of clang's ExprMutationAnalyzer one use at a time. A
+/// lambda that captures it by reference (`[&] { return cat(x, x, axis); }`)
+/// is no modification in itself (the analyzer counts it as one): the uses
+/// in its body say (a template parameter is a constant there, as the
+/// lambda reads it). Not asked: the references RecursiveASTVisitor does not
+/// show, the initialisers of implicit captures by reference.
+bool mayModify(const Stmt &Body, const ParamUses &Uses, ASTContext &Ctx) {
   ExprMutationAnalyzer Analyzer(Body, Ctx);
-  return llvm::any_of(U.Found, [&](const DeclRefExpr *Ref) {
+  return llvm::any_of(Uses.Refs, [&](const DeclRefExpr *Ref) {
     const Stmt *By = Analyzer.findMutation(Ref);
     return By && !isa<LambdaExpr>(By);
   });
-}
-
-/// Whether a lambda in \p Body names \p Param in its capture list
-/// (`[axis]`, `[&axis]`; not `[=]`, `[&]` or `[a = axis]`).
-bool capturesByName(const Stmt &Body, const ParmVarDecl *Param) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const ParmVarDecl *Param;
-    bool Found = false;
-    bool VisitLambdaExpr(LambdaExpr *Lambda) {
-      for (const LambdaCapture &C : Lambda->explicit_captures())
-        Found |= C.capturesVariable() && C.getCapturedVar() == Param;
-      return !Found;
-    }
-  } F;
-  F.Param = Param;
-  F.TraverseStmt(const_cast<Stmt *>(&Body));
-  return F.Found;
 }
 
 /// Why \p FD's parameter \p P cannot become a template parameter, or empty.
@@ -311,9 +305,10 @@ std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
   for (const FunctionDecl *Def : Bodies)
     if (const Stmt *Body = Def->getBody()) {
       const ParmVarDecl *DefParam = Def->getParamDecl(P->getFunctionScopeIndex());
-      if (mayModify(*Body, DefParam, Ctx))
+      ParamUses Uses(*Body, DefParam);
+      if (mayModify(*Body, Uses, Ctx))
         return "parameter " + quotedName(DefParam) + " is modified in " + Name;
-      if (capturesByName(*Body, DefParam))
+      if (Uses.NamedInCapture)
         return "parameter " + quotedName(DefParam) +
                " is named in a lambda's capture list, which cannot name a template parameter";
     }

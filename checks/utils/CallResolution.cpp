@@ -453,12 +453,10 @@ private:
                     ArgClass->getCanonicalDecl() == Constructed->getCanonicalDecl();
       if (!Fn || I >= Fn->getNumParams() || !bindsTemporary(Arg))
         continue;
-      if (keepsReference(Fn, I))
+      bool ByCallee = keepsReference(Fn, I);
+      if (ByCallee || (mayReturnInto(Fn, I) && resultOutlives(Call, Fn)))
         Dangling.emplace(I + 1, CallResolution::KeptBinding{
-                                    patternOf(Fn)->getQualifiedNameAsString(), false});
-      else if (mayReturnInto(Fn, I) && resultOutlives(Call, Fn))
-        Dangling.emplace(I + 1, CallResolution::KeptBinding{
-                                    patternOf(Fn)->getQualifiedNameAsString(), true});
+                                    patternOf(Fn)->getQualifiedNameAsString(), !ByCallee});
     }
     if (Watched.empty())
       return;
@@ -597,9 +595,7 @@ private:
       }
       return false;
     }
-    // `x = value` returns `*this`, not the argument.
-    if (const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
-        Method && (Method->isCopyAssignmentOperator() || Method->isMoveAssignmentOperator()))
+    if (returnsThis(Fn))
       return false;
     QualType Result = Fn->getReturnType();
     if (!Result->isReferenceType() && !Result->isPointerType())
@@ -620,8 +616,14 @@ private:
     if (!Param->isReferenceType() || !Param->getPointeeType()->isRecordType() ||
         !(Result->isReferenceType() || Result->isPointerType()))
       return false;
+    return !returnsThis(Fn);
+  }
+
+  /// A copy or move assignment: `x = value` returns `*this`, not the
+  /// argument.
+  static bool returnsThis(const FunctionDecl *Fn) {
     const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
-    return !(Method && (Method->isCopyAssignmentOperator() || Method->isMoveAssignmentOperator()));
+    return Method && (Method->isCopyAssignmentOperator() || Method->isMoveAssignmentOperator());
   }
 
   /// Whether the reference or pointer \p Call returns is kept past its
