@@ -8,6 +8,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/FileManager.h"
@@ -265,6 +266,76 @@ bool mayModify(const Stmt &Body, const ParamUses &Uses, ASTContext &Ctx) {
   });
 }
 
+/// How a use of the parameter goes on where it is not only read, or empty
+/// when it is: a template parameter is a value (a prvalue), and what binds
+/// the parameter itself (a reference, `&`, `decltype((axis))`) would bind a
+/// temporary copy of it instead, or choose another overload (`f(int &&)`
+/// over `f(const int &)`), or deduce another type (`T &&`). A read is an
+/// lvalue-to-rvalue conversion, through parentheses, `?:` arms and the right
+/// of a comma (whose result is the use as long as it is an lvalue), or an
+/// operand that is not evaluated (`sizeof`, `decltype(axis)`: the same type
+/// either way).
+std::string boundUse(const DeclRefExpr *Ref, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Line = [&](const Stmt *S) {
+    return " at line " +
+           std::to_string(SM.getExpansionLineNumber(S->getBeginLoc()));
+  };
+  const Expr *Use = Ref;
+  bool Parenthesized = false;
+  for (unsigned Depth = 0; Depth < 32; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(*Use);
+    if (Parents.empty())
+      return "";
+    if (const auto *Var = Parents[0].get<VarDecl>())
+      return Var->getType()->isReferenceType()
+                 ? "is bound to reference " + quotedName(Var) + Line(Use) +
+                       ", which would bind a temporary copy of a template parameter"
+                 : "";
+    const auto *Parent = Parents[0].get<Expr>();
+    if (!Parent) // a type's operand (decltype): only `decltype((axis))` differs
+      return Parenthesized ? "is in 'decltype((...))'" + Line(Use) +
+                                 ", which gives a reference for a variable and the plain type for a template parameter"
+                           : "";
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Parent)) {
+      if (Cast->getCastKind() == CK_LValueToRValue)
+        return "";
+      if (Cast->getCastKind() == CK_NoOp) { // const added to bind a reference
+        Use = Cast;
+        continue;
+      }
+    }
+    if (isa<UnaryExprOrTypeTraitExpr>(Parent))
+      return ""; // sizeof, alignof
+    const auto *Cond = dyn_cast<AbstractConditionalOperator>(Parent);
+    const auto *Comma = dyn_cast<BinaryOperator>(Parent);
+    if (isa<ParenExpr>(Parent) ||
+        (Cond && Cond->getCond() != Use && Parent->isGLValue()) ||
+        (Comma && Comma->isCommaOp() && Comma->getRHS() == Use)) {
+      Parenthesized |= isa<ParenExpr>(Parent);
+      Use = Parent;
+      continue;
+    }
+    if (Comma && Comma->isCommaOp())
+      return ""; // the left of a comma: discarded
+    const FunctionDecl *Callee = nullptr;
+    if (const auto *Call = dyn_cast<CallExpr>(Parent))
+      Callee = Call->getDirectCallee();
+    else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Parent))
+      Callee = Construct->getConstructor();
+    if (Callee)
+      return "is passed by reference to " +
+             quotedName(Callee->getPrimaryTemplate()
+                            ? static_cast<const NamedDecl *>(Callee->getPrimaryTemplate())
+                            : Callee) +
+             Line(Use) +
+             ", where a template parameter would pass a temporary copy";
+    return "is used as an object" + Line(Use) +
+           " (not only for its value), which a template parameter is not";
+  }
+  return "";
+}
+
 /// Why \p FD's parameter \p P cannot become a template parameter, or empty.
 std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
                     ASTContext &Ctx) {
@@ -311,6 +382,9 @@ std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
       if (Uses.NamedInCapture)
         return "parameter " + quotedName(DefParam) +
                " is named in a lambda's capture list, which cannot name a template parameter";
+      for (const DeclRefExpr *Ref : Uses.Refs)
+        if (std::string How = boundUse(Ref, Ctx); !How.empty())
+          return "parameter " + quotedName(DefParam) + " " + How;
     }
   return "";
 }
