@@ -321,7 +321,10 @@ class ClosureUses : public RecursiveASTVisitor<ClosureUses> {
 public:
   explicit ClosureUses(const VarDecl *Var) : Var(Var), Mutable(holdsMutableClosure(Var)) {}
 
-  ClosureUseSummary summarize(Stmt *Body, const SourceManager &SM) {
+  ClosureUseSummary summarize(Stmt *Body, const SourceManager &SM, unsigned Depth = 0) {
+    this->Body = Body;
+    this->SM = &SM;
+    this->Depth = Depth;
     TraverseStmt(Body);
     ClosureUseSummary Summary;
     std::vector<const DeclRefExpr *> Moved;
@@ -337,6 +340,7 @@ public:
       if (Callee)
         Summary.Calls.push_back(cast<CXXOperatorCallExpr>(Callee));
     }
+    llvm::append_range(Summary.Calls, CopyCalls);
     // Moved from, the wrapper is empty (calling it throws); the closure
     // still runs, on moved-from captures: a use that may come after a
     // move (itself too, in a loop) tells them apart.
@@ -370,8 +374,9 @@ private:
   /// Follows one use of the variable to where its value goes; false when
   /// that place needs the erased type. \p Callee is set to the call when
   /// the use ends in `pb(args)`.
-  bool followUse(const DeclRefExpr *Use, const Stmt *&Callee) {
+  bool followUse(const Expr *Use, const Stmt *&Callee) {
     const Expr *Cur = Use;
+    Deduced = nullptr;
     // A reference in the variable's own initialiser (a recursive lambda)
     // cannot name a closure type that is still being deduced.
     if (const Expr *Init = Var->getInit();
@@ -411,11 +416,13 @@ private:
             Cur = Construct;
             continue;
           }
-          return !erasesAgain(Construct->getType(), Var->getType());
+          return !holdsErased(Construct->getType()) &&
+                 paramTakesClosure(Construct->getConstructor(), Construct->arguments(), Cur);
         }
         // An element of a pair, tuple or struct built from several values:
         // each element keeps the type its parameter gives it.
-        return Construct->getNumArgs() > 1 && paramTakesClosure(Construct->getConstructor(),
+        return Construct->getNumArgs() > 1 && !holdsErased(Construct->getType()) &&
+               paramTakesClosure(Construct->getConstructor(),
                                                                Construct->arguments(), Cur);
       }
       if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(P)) {
@@ -436,8 +443,15 @@ private:
         if (isStdFunction(Fn, {"invoke", "invoke_r"}) && Call->getNumArgs() > 0 &&
             Call->getArg(0) == Cur)
           return true;
-        if (isStdFunction(Fn, {"make_pair", "make_tuple", "forward_as_tuple"}))
-          return true; // an element of the rrule's result, deduced
+        if (isStdFunction(Fn, {"make_pair", "make_tuple", "forward_as_tuple"})) {
+          // A pair or tuple deduced from the value: with the fix it holds
+          // the closure, until converted into a declared type (the rrule's
+          // result), which the construction above checks; a local deduced
+          // from it is followed element by element.
+          Cur = Call;
+          Deduced = Call;
+          continue;
+        }
         // Whether the call still finds the same function with the closure
         // (argument-dependent lookup, a better overload) is the fix
         // proof's to say: it compares what each such call resolves to.
@@ -451,13 +465,23 @@ private:
         // A reference member bound to the variable shares it; the closure
         // would bind a temporary wrapper instead (which dies with the
         // full-expression when the aggregate is not a local's).
-        if (const FieldDecl *Field = fieldInitialized(Init, Cur);
-            Field && Field->getType()->isReferenceType())
+        const FieldDecl *Field = fieldInitialized(Init, Cur);
+        if (Field && Field->getType()->isReferenceType())
           return false;
-        return !erasesAgain(Init->getType(), Var->getType());
+        // What the element initialises: a member, an array's element (a
+        // std::initializer_list's too), or a scalar the list stands for.
+        QualType Slot = Field ? Field->getType() : semanticForm(Init)->getType();
+        if (const ArrayType *Array = Slot->getAsArrayTypeUnsafe())
+          Slot = Array->getElementType();
+        return !holdsErased(Slot) &&
+               (sameClass(Slot, Var->getType()) || isInStdNamespace(Slot));
       }
       if (const auto *Return = dyn_cast<ReturnStmt>(P))
-        return Return->getRetValue() == Cur && returnKeepsType(Return);
+        // An rrule that returns `std::make_pair(y, back)` and deduces its
+        // result: the pair its callers get holds the closure (the
+        // callers are not followed).
+        return Return->getRetValue() == Cur &&
+               (returnKeepsType(Return) || (Deduced && Deduced == Cur->IgnoreImplicit()));
       if (const auto *Decl = dyn_cast<DeclStmt>(P)) {
         // `Pullback copy = pb;` or `const auto &ref = pb;`: the copy is a
         // wrapper of its own; a non-const reference could reassign pb.
@@ -465,9 +489,23 @@ private:
         // wrapper around a copy, not share the variable's state.
         for (const auto *D : Decl->decls())
           if (const auto *Other = dyn_cast<VarDecl>(D);
-              Other && Other->getInit() == Cur)
+              Other && Other->getInit() == Cur) {
+            if (Deduced && Deduced == Cur->IgnoreImplicit() && !Other->getType()->isReferenceType() &&
+                !isa<DecompositionDecl>(Other))
+              // `auto p = std::make_pair(1, pb);`
+              return elementsKeepClosure(Other);
+            if (Other->getType()->getContainedDeducedType())
+              // `auto copy = pb;`, `const auto &ref = pb;`: deduced from
+              // the value, it becomes the closure type as well, so its
+              // own uses must work with it.
+              return sameClass(Other->getType(), Var->getType()) &&
+                     (Other->getType()->isReferenceType()
+                          ? !Mutable && Other->getType()->getPointeeType().isConstQualified()
+                          : true) &&
+                     copyKeepsClosure(Other);
             return !Other->getType()->isReferenceType() ||
                    (!Mutable && Other->getType()->getPointeeType().isConstQualified());
+          }
         return false;
       }
       return false; // a member call, &pb, a condition, an assignment, ...
@@ -475,18 +513,122 @@ private:
     return false;
   }
 
+  /// Whether a value of the variable's type kept in \p T would be erased
+  /// again with the fix (the closure in a std::any, or in a wrapper of
+  /// another type): \p T is such a type, an array of one, or a class
+  /// template specialization with one among its type arguments, at any
+  /// depth (`std::tuple<std::any>`, `std::optional<std::any>`,
+  /// `std::pair<int, std::any>`).
+  bool holdsErased(QualType T, unsigned Level = 0) const {
+    T = T.getNonReferenceType();
+    while (const ArrayType *Array = T->getAsArrayTypeUnsafe())
+      T = Array->getElementType();
+    if (erasesAgain(T, Var->getType()))
+      return true;
+    const auto *Spec =
+        dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+    if (!Spec || Level > 4)
+      return false;
+    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray()) {
+      llvm::ArrayRef<TemplateArgument> Args = Arg;
+      if (Arg.getKind() == TemplateArgument::Pack)
+        Args = Arg.pack_elements();
+      for (const TemplateArgument &A : Args)
+        if (A.getKind() == TemplateArgument::Type && holdsErased(A.getAsType(), Level + 1))
+          return true;
+    }
+    return false;
+  }
+
+  /// Whether \p T is a class of the standard library (whose constructors
+  /// keep an element in the type its template arguments fix).
+  static bool isInStdNamespace(QualType T) {
+    const CXXRecordDecl *Class = T.getNonReferenceType()->getAsCXXRecordDecl();
+    return Class && Class->isInStdNamespace();
+  }
+
+  /// Whether the uses of \p Tuple, a pair or tuple deduced from the
+  /// variable's value (std::make_pair), work with the closure in it: the
+  /// element of the variable's type, read as `.first`/`.second` or
+  /// std::get, is followed like the variable; the other elements do not
+  /// matter; any other use of the whole (a copy, a structured binding, an
+  /// argument) is not followed, and needs the erasure.
+  bool elementsKeepClosure(const VarDecl *Tuple) {
+    struct Refs : RecursiveASTVisitor<Refs> {
+      const VarDecl *Of;
+      std::vector<const DeclRefExpr *> Found;
+      bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+        if (Ref->getDecl() == Of)
+          Found.push_back(Ref);
+        return true;
+      }
+    } R;
+    R.Of = Tuple;
+    R.TraverseStmt(Body);
+    for (const DeclRefExpr *Ref : R.Found) {
+      const Expr *Element = nullptr;
+      const Stmt *P = Parent.lookup(Ref);
+      while (P && isa<ParenExpr, ImplicitCastExpr>(P))
+        P = Parent.lookup(P);
+      if (const auto *Member = dyn_cast_or_null<MemberExpr>(P))
+        Element = Member;
+      else if (const auto *Get = dyn_cast_or_null<CallExpr>(P);
+               Get && Get->getDirectCallee() && isStdFunction(Get->getDirectCallee(), {"get"}))
+        Element = Get;
+      if (!Element)
+        return false;
+      if (!sameClass(Element->getType(), Var->getType()))
+        continue; // another element
+      const Stmt *Callee = nullptr;
+      bool WasMoved = MovedFrom;
+      MovedFrom = false;
+      if (!followUse(Element, Callee) || MovedFrom)
+        return false;
+      MovedFrom = WasMoved;
+      if (const auto *Call = dyn_cast_or_null<CXXOperatorCallExpr>(Callee))
+        CopyCalls.push_back(Call);
+    }
+    return true;
+  }
+
+  /// Whether the uses of \p Copy, a local deduced from the variable, work
+  /// with the closure type too (it becomes one with the fix).
+  bool copyKeepsClosure(const VarDecl *Copy) {
+    if (Depth >= 4 || !Body || !SM)
+      return false;
+    ClosureUseSummary Summary = ClosureUses(Copy).summarize(Body, *SM, Depth + 1);
+    llvm::append_range(CopyCalls, Summary.Calls);
+    return Summary.OnlyClosureUses;
+  }
+
+  /// The list as Sema completed it (the walk sees the list as written,
+  /// which has no type).
+  static const InitListExpr *semanticForm(const InitListExpr *Init) {
+    if (Init->isSyntacticForm() && Init->getSemanticForm())
+      return Init->getSemanticForm();
+    return Init;
+  }
+
   /// The member of an aggregate that \p Element of \p Init initialises
   /// (null for an array's element, or when the list has no such element).
   static const FieldDecl *fieldInitialized(const InitListExpr *Init, const Expr *Element) {
-    const auto *Class = Init->getType()->getAsCXXRecordDecl();
+    const auto *Class = semanticForm(Init)->getType()->getAsCXXRecordDecl();
     if (!Class)
       return nullptr;
     if (Class->isUnion())
-      return Init->getInitializedFieldInUnion();
+      return semanticForm(Init)->getInitializedFieldInUnion();
+    // The walk records the list as written under the completed one.
+    const InitListExpr *Written =
+        Init->isSemanticForm() && Init->getSyntacticForm() ? Init->getSyntacticForm() : Init;
     unsigned I = 0;
-    while (I < Init->getNumInits() && Init->getInit(I) != Element)
+    while (I < Written->getNumInits() && Written->getInit(I) != Element)
       ++I;
-    if (I == Init->getNumInits() || I < Class->getNumBases())
+    if (I == Written->getNumInits()) {
+      Written = semanticForm(Init);
+      for (I = 0; I < Written->getNumInits() && Written->getInit(I) != Element;)
+        ++I;
+    }
+    if (I == Written->getNumInits() || I < Class->getNumBases())
       return nullptr;
     I -= Class->getNumBases();
     for (const FieldDecl *Field : Class->fields()) {
@@ -547,9 +689,11 @@ private:
     if (I >= Fn->getNumParams())
       return false; // variadic
     if (deducedFromArgument(Fn, I))
-      // A constructor stores the value in a member of a type its class
-      // fixes (pair's `U2 &&`); a function template keeps the deduced type.
-      return isa<CXXConstructorDecl>(Fn);
+      // A constructor of the standard library stores the value in a member
+      // of a type its class fixes (pair's `U2 &&`; the caller checks that
+      // type); one of a user's class may keep it in anything (a std::any
+      // member); a function template keeps the deduced type.
+      return isa<CXXConstructorDecl>(Fn) && cast<CXXConstructorDecl>(Fn)->getParent()->isInStdNamespace();
     QualType Param = Fn->getParamDecl(I)->getType();
     if (Param->isReferenceType() && !Param->isRValueReferenceType() &&
         !Param->getPointeeType().isConstQualified())
@@ -589,6 +733,16 @@ private:
   }
 
   const VarDecl *Var;
+  /// The body walked, for the locals deduced from the variable.
+  Stmt *Body = nullptr;
+  const SourceManager *SM = nullptr;
+  /// How many deduced copies deep this walk is.
+  unsigned Depth = 0;
+  /// The calls through those locals.
+  std::vector<const CXXOperatorCallExpr *> CopyCalls;
+  /// The pair or tuple std::make_pair (and the like) deduces from the use
+  /// being followed.
+  const Expr *Deduced = nullptr;
   /// The closure has a `mutable` call operator (holdsMutableClosure).
   bool Mutable;
   /// The use followed last went through std::move or std::forward.
