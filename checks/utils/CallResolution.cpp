@@ -442,12 +442,15 @@ private:
     bool OwnClass = false;
     std::map<unsigned, CallResolution::KeptBinding> Dangling;
     const auto *Fn = dyn_cast_or_null<FunctionDecl>(Callee);
+    std::string Holds;
     for (unsigned I = 0; I < Args.size(); ++I) {
       const Expr *Arg = Args[I];
       const std::set<SourceSite> *From = rootsOf(Arg);
       if (!From)
         continue;
       Watched.insert(From->begin(), From->end());
+      if (Fn && storesAnyType(Fn))
+        Holds += " holding " + valueTypeIdentity(valueOf(Arg)->getType(), Ctx);
       if (const CXXRecordDecl *ArgClass = valueOf(Arg)->getType()->getAsCXXRecordDecl())
         OwnClass |= Constructed && Args.size() == 1 &&
                     ArgClass->getCanonicalDecl() == Constructed->getCanonicalDecl();
@@ -468,7 +471,25 @@ private:
     Resolution.Watched.insert(Watched.begin(), Watched.end());
     Resolution.ConvertsToOwnClass |= OwnClass;
     Resolution.Dangling.insert(Dangling.begin(), Dangling.end());
-    addCallee(Resolution, Callee);
+    addCallee(Resolution, Callee, Holds);
+  }
+
+  /// Whether \p Fn stores a value of whatever type it is given in a
+  /// std::any (or boost::any): a constructor or member template of it
+  /// (`any(T &&)`, `operator=(T &&)`, `emplace`). The same function given
+  /// a value of another type holds another type, which `any_cast<T>` tells
+  /// apart: the type is part of what the call does.
+  static bool storesAnyType(const FunctionDecl *Fn) {
+    const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
+    if (!Method || !Fn->getPrimaryTemplate())
+      return false;
+    const CXXRecordDecl *Class = Method->getParent();
+    if (!Class->getIdentifier() || Class->getName() != "any")
+      return false;
+    if (Class->isInStdNamespace())
+      return true;
+    const auto *NS = dyn_cast<NamespaceDecl>(Class->getDeclContext()->getRedeclContext());
+    return NS && NS->getIdentifier() && NS->getName() == "boost";
   }
 
   /// Whether \p Fn's body stores the address of \p Param (`&p`,
@@ -840,8 +861,9 @@ private:
     }
   }
 
-  /// Adds what a call resolves to (no function: \p Callee is null).
-  void addCallee(CallResolution &Resolution, const Decl *Callee) {
+  /// Adds what a call resolves to (no function: \p Callee is null), with
+  /// \p Holds: the types a std::any it constructs or assigns would hold.
+  void addCallee(CallResolution &Resolution, const Decl *Callee, llvm::StringRef Holds = "") {
     if (!Callee) {
       Resolution.Callees.emplace("", CallResolution::Callee{"no function", std::nullopt});
       return;
@@ -877,7 +899,7 @@ private:
         Identity = Name + "(" + Plain + (Fn->isVariadic() ? "...)" : ")");
       Name += "(" + Params + ")";
     }
-    Resolution.Callees.emplace(Identity, CallResolution::Callee{Name, Site});
+    Resolution.Callees.emplace(Identity + Holds.str(), CallResolution::Callee{Name + Holds.str(), Site});
   }
 
   const ASTContext &Ctx;
