@@ -1,6 +1,7 @@
 //===--- CallResolution.cpp - which function each call of a value chooses -===//
 
 #include "utils/CallResolution.h"
+#include "utils/ErasedTypes.h"
 #include "utils/Pullbacks.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -442,6 +443,7 @@ private:
     bool OwnClass = false;
     std::map<unsigned, CallResolution::KeptBinding> Dangling;
     const auto *Fn = dyn_cast_or_null<FunctionDecl>(Callee);
+    bool StoresAny = Fn && storesAnyType(Fn);
     std::string Holds;
     for (unsigned I = 0; I < Args.size(); ++I) {
       const Expr *Arg = Args[I];
@@ -449,7 +451,7 @@ private:
       if (!From)
         continue;
       Watched.insert(From->begin(), From->end());
-      if (Fn && storesAnyType(Fn))
+      if (StoresAny)
         Holds += " holding " + valueTypeIdentity(valueOf(Arg)->getType(), Ctx);
       if (const CXXRecordDecl *ArgClass = valueOf(Arg)->getType()->getAsCXXRecordDecl())
         OwnClass |= Constructed && Args.size() == 1 &&
@@ -481,15 +483,8 @@ private:
   /// apart: the type is part of what the call does.
   static bool storesAnyType(const FunctionDecl *Fn) {
     const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
-    if (!Method || !Fn->getPrimaryTemplate())
-      return false;
-    const CXXRecordDecl *Class = Method->getParent();
-    if (!Class->getIdentifier() || Class->getName() != "any")
-      return false;
-    if (Class->isInStdNamespace())
-      return true;
-    const auto *NS = dyn_cast<NamespaceDecl>(Class->getDeclContext()->getRedeclContext());
-    return NS && NS->getIdentifier() && NS->getName() == "boost";
+    return Method && Fn->getPrimaryTemplate() &&
+           !Method->isStatic() && isAnyType(Method->getThisType()->getPointeeType());
   }
 
   /// Whether \p Fn's body stores the address of \p Param (`&p`,

@@ -19,6 +19,11 @@ std::string qualifiedClassName(QualType T) {
   return {};
 }
 
+bool isAnyType(QualType T) {
+  std::string Name = qualifiedClassName(T);
+  return Name == "std::any" || Name == "boost::any";
+}
+
 ContainerKind containerKind(QualType T) {
   std::string Name = qualifiedClassName(T);
   return llvm::StringSwitch<ContainerKind>(Name)

@@ -30,6 +30,9 @@ ContainerKind containerKind(QualType T);
 /// "std::vector".
 std::string qualifiedClassName(QualType T);
 
+/// Whether \p T is std::any or boost::any: a holder of a value of any type.
+bool isAnyType(QualType T);
+
 class ErasedTypeClassifier {
 public:
   /// \p ErasedTypes: globs over qualified class names (`std::any`,

@@ -304,9 +304,9 @@ bool sameClass(QualType A, QualType B) {
 /// Whether a value of the variable's type stored in \p T is type-erased
 /// again: std::any, or a callable wrapper of another type.
 bool erasesAgain(QualType T, QualType VarType) {
-  std::string Name = qualifiedClassName(T);
-  if (Name == "std::any" || Name == "boost::any")
+  if (isAnyType(T))
     return true;
+  std::string Name = qualifiedClassName(T);
   return !sameClass(T, VarType) &&
          (Name == "std::function" || Name == "std::move_only_function" ||
           Name == "std::copyable_function" || Name == "std::function_ref" ||
@@ -376,7 +376,6 @@ private:
   /// the use ends in `pb(args)`.
   bool followUse(const Expr *Use, const Stmt *&Callee) {
     const Expr *Cur = Use;
-    Deduced = nullptr;
     // A reference in the variable's own initialiser (a recursive lambda)
     // cannot name a closure type that is still being deduced.
     if (const Expr *Init = Var->getInit();
@@ -443,13 +442,12 @@ private:
         if (isStdFunction(Fn, {"invoke", "invoke_r"}) && Call->getNumArgs() > 0 &&
             Call->getArg(0) == Cur)
           return true;
-        if (isStdFunction(Fn, {"make_pair", "make_tuple", "forward_as_tuple"})) {
-          // A pair or tuple deduced from the value: with the fix it holds
-          // the closure, until converted into a declared type (the rrule's
-          // result), which the construction above checks; a local deduced
-          // from it is followed element by element.
+        if (isDeducedPairOrTuple(Call)) {
+          // With the fix it holds the closure, until converted into a
+          // declared type (the rrule's result), which the construction
+          // above checks; a local deduced from it is followed element by
+          // element.
           Cur = Call;
-          Deduced = Call;
           continue;
         }
         // Whether the call still finds the same function with the closure
@@ -481,7 +479,7 @@ private:
         // result: the pair its callers get holds the closure (the
         // callers are not followed).
         return Return->getRetValue() == Cur &&
-               (returnKeepsType(Return) || (Deduced && Deduced == Cur->IgnoreImplicit()));
+               (returnKeepsType(Return) || isDeducedPairOrTuple(Cur));
       if (const auto *Decl = dyn_cast<DeclStmt>(P)) {
         // `Pullback copy = pb;` or `const auto &ref = pb;`: the copy is a
         // wrapper of its own; a non-const reference could reassign pb.
@@ -490,21 +488,19 @@ private:
         for (const auto *D : Decl->decls())
           if (const auto *Other = dyn_cast<VarDecl>(D);
               Other && Other->getInit() == Cur) {
-            if (Deduced && Deduced == Cur->IgnoreImplicit() && !Other->getType()->isReferenceType() &&
+            QualType Type = Other->getType();
+            if (isDeducedPairOrTuple(Cur) && !Type->isReferenceType() &&
                 !isa<DecompositionDecl>(Other))
               // `auto p = std::make_pair(1, pb);`
               return elementsKeepClosure(Other);
-            if (Other->getType()->getContainedDeducedType())
+            bool Shares = !Type->isReferenceType() ||
+                          (!Mutable && Type->getPointeeType().isConstQualified());
+            if (Type->getContainedDeducedType())
               // `auto copy = pb;`, `const auto &ref = pb;`: deduced from
               // the value, it becomes the closure type as well, so its
               // own uses must work with it.
-              return sameClass(Other->getType(), Var->getType()) &&
-                     (Other->getType()->isReferenceType()
-                          ? !Mutable && Other->getType()->getPointeeType().isConstQualified()
-                          : true) &&
-                     copyKeepsClosure(Other);
-            return !Other->getType()->isReferenceType() ||
-                   (!Mutable && Other->getType()->getPointeeType().isConstQualified());
+              return Shares && sameClass(Type, Var->getType()) && copyKeepsClosure(Other);
+            return Shares;
           }
         return false;
       }
@@ -538,6 +534,14 @@ private:
           return true;
     }
     return false;
+  }
+
+  /// Whether \p E is a pair or tuple that std::make_pair (or
+  /// std::make_tuple, std::forward_as_tuple) deduces from its arguments.
+  static bool isDeducedPairOrTuple(const Expr *E) {
+    const auto *Call = dyn_cast<CallExpr>(E->IgnoreImplicit());
+    const FunctionDecl *Fn = Call ? Call->getDirectCallee() : nullptr;
+    return Fn && isStdFunction(Fn, {"make_pair", "make_tuple", "forward_as_tuple"});
   }
 
   /// Whether \p T is a class of the standard library (whose constructors
@@ -740,9 +744,6 @@ private:
   unsigned Depth = 0;
   /// The calls through those locals.
   std::vector<const CXXOperatorCallExpr *> CopyCalls;
-  /// The pair or tuple std::make_pair (and the like) deduces from the use
-  /// being followed.
-  const Expr *Deduced = nullptr;
   /// The closure has a `mutable` call operator (holdsMutableClosure).
   bool Mutable;
   /// The use followed last went through std::move or std::forward.
