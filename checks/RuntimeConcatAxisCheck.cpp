@@ -20,6 +20,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/DiagnosticSema.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -382,7 +383,7 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
       WithParameter = rewriteCall(Call, Callee, *Form, Args, *Index,
                                   Fixes.text(*AxisRange), Ctx);
     ParameterFindings.push_back(
-        {F, std::move(WithParameter), questionFor(Call, Rewrite, Ctx)});
+        {F, std::move(WithParameter), questionFor(Call, Rewrite, Ctx), Call});
     return;
   }
   auto Emit = [this, F, &Ctx](llvm::ArrayRef<FixItHint> Proved,
@@ -671,6 +672,83 @@ void RuntimeConcatAxisCheck::emit(const Finding &F,
   }
 }
 
+namespace {
+/// What the parameter fix claims besides compiling, for the code it makes a
+/// template: the bodies of the functions whose declarations it edits.
+class TemplatedBodies : public RecursiveASTVisitor<TemplatedBodies> {
+public:
+  explicit TemplatedBodies(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {
+    for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls())
+      if (D->getLocation().isValid() && !SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+        TraverseDecl(D);
+  }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody() && FD->getBody())
+      Definitions.push_back(FD);
+    return true;
+  }
+
+  /// The claims of a fix made of \p Edits that rewrites the
+  /// concatenations \p Rewritten (each with its form's overloads): each
+  /// rewritten call in a body it makes a template calls its form; every
+  /// other call there, which it leaves as written, resolves as it does now.
+  FixClaims claims(llvm::ArrayRef<FlowEdit> Edits,
+                   llvm::ArrayRef<std::pair<const CallExpr *, const CompileTimeForm *>> Rewritten) {
+    FixClaims Claims;
+    auto Within = [&](SourceLocation Loc, SourceLocation Begin, SourceLocation End) {
+      return Loc.isValid() && Begin.isValid() && End.isValid() &&
+             !SM.isBeforeInTranslationUnit(Loc, Begin) && !SM.isBeforeInTranslationUnit(End, Loc);
+    };
+    for (const FunctionDecl *FD : Definitions) {
+      SourceLocation Start = SM.getFileLoc(FD->getOuterLocStart());
+      SourceLocation BodyStart = SM.getFileLoc(FD->getBody()->getBeginLoc());
+      if (llvm::none_of(Edits, [&](const FlowEdit &E) {
+            return E.Begin.isValid() && Within(E.Begin, Start, BodyStart) && E.Begin != BodyStart;
+          }))
+        continue;
+      Calls Found;
+      Found.TraverseStmt(FD->getBody());
+      for (const CallExpr *Call : Found.All) {
+        auto Form = llvm::find_if(Rewritten, [&](const auto &R) { return R.first == Call; });
+        if (Form != Rewritten.end()) {
+          Claims.Calls.push_back({Call, std::vector<const Decl *>(Form->second->Overloads.begin(),
+                                                                  Form->second->Overloads.end())});
+          continue;
+        }
+        // A call the fix edits (a caller passing the axis as a template
+        // argument now) is its own claim; one whose arguments only hold
+        // an edit still chooses among the same functions.
+        SourceLocation Begin = SM.getFileLoc(Call->getBeginLoc());
+        SourceLocation End = SM.getFileLoc(Call->getEndLoc());
+        bool Edited = llvm::any_of(Edits, [&](const FlowEdit &E) {
+          return Within(E.Begin, Begin, End) &&
+                 llvm::none_of(Call->arguments(), [&](const Expr *Arg) {
+                   return Within(E.Begin, SM.getFileLoc(Arg->getBeginLoc()),
+                                 SM.getFileLoc(Arg->getEndLoc()));
+                 });
+        });
+        if (!Edited)
+          Claims.Unchanged.push_back(Call);
+      }
+    }
+    return Claims;
+  }
+
+private:
+  struct Calls : RecursiveASTVisitor<Calls> {
+    bool VisitCallExpr(CallExpr *Call) {
+      All.push_back(Call);
+      return true;
+    }
+    std::vector<const CallExpr *> All;
+  };
+
+  const SourceManager &SM;
+  std::vector<const FunctionDecl *> Definitions;
+};
+} // namespace
+
 void RuntimeConcatAxisCheck::reportParameterFindings(ASTContext &Ctx) {
   // The calls of this translation unit, into the command's collection when
   // there is one: the whole compilation database's are resolved there.
@@ -705,6 +783,10 @@ void RuntimeConcatAxisCheck::reportParameterFindings(ASTContext &Ctx) {
   }
   FlowProgram Program({&Flow}, /*WholeProgram=*/false, "this translation unit");
   std::vector<FlowProgram::Plan> Plans = Program.resolveAll();
+  std::optional<TemplatedBodies> Bodies;
+  std::vector<std::pair<const CallExpr *, const CompileTimeForm *>> Rewritten;
+  for (const ParameterFinding &P : ParameterFindings)
+    Rewritten.emplace_back(P.Call, &P.F.Form);
   for (size_t I = 0; I < ParameterFindings.size(); ++I) {
     const Finding &F = ParameterFindings[I].F;
     auto Root = llvm::find_if(Program.roots(), [&](const FlowRoot &R) {
@@ -725,7 +807,9 @@ void RuntimeConcatAxisCheck::reportParameterFindings(ASTContext &Ctx) {
       Fix.push_back(FixItHint::CreateReplacement(
           CharSourceRange::getCharRange(E.Begin, E.Begin.getLocWithOffset(E.Length)),
           E.Text));
-    report(Ctx, std::move(Fix), Emit);
+    if (!Bodies)
+      Bodies.emplace(Ctx);
+    report(Ctx, std::move(Fix), Emit, Bodies->claims(Plan.Edits, Rewritten));
   }
   ParameterFindings.clear();
 }

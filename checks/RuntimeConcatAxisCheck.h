@@ -83,6 +83,8 @@ private:
     std::vector<FixItHint> Rewrite;
     /// The question for the compiler (see questionFor).
     std::vector<FixItHint> Question;
+    /// The concatenation.
+    const CallExpr *Call;
   };
 
   void emit(const Finding &F, llvm::ArrayRef<FixItHint> Proved,

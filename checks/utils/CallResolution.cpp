@@ -892,6 +892,8 @@ private:
       const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
       if (!Method || !Method->getParent()->isLambda())
         Identity = Name + "(" + Plain + (Fn->isVariadic() ? "...)" : ")");
+      else // its name shows the signature of the function it is in
+        Identity = siteText(Site) + "|lambda";
       Name += "(" + Params + ")";
     }
     Resolution.Callees.emplace(Identity + Holds.str(), CallResolution::Callee{Name + Holds.str(), Site});

@@ -285,6 +285,18 @@ public:
            ", not the compile-time form it is rewritten for (" + place(Expected, false) + ")";
   }
 
+  /// Why a fix is withdrawn under which the call at \p At, left as
+  /// written in code the fix makes a template, calls what \p Now says
+  /// instead of what \p Before says.
+  std::string describeResolvedAgain(const SourceSite &At, const CallResolution &Before,
+                                    const CallResolution &Now) const {
+    return "with it, the call at " + place(At, true) + " would call " + names(Now) +
+           " instead of " + names(Before) +
+           ": in the template the fix makes, it is resolved where the template is "
+           "instantiated, with the types the rewritten code gives, and argument-dependent "
+           "lookup there also finds functions declared after it";
+  }
+
   /// Why a fix is withdrawn that keeps \p Text at \p At from a removed
   /// cast to \p Expected, where with the fix it has type \p Now.
   std::string describeKeptType(const ExprSite &At, llvm::StringRef Text, llvm::StringRef Now,
@@ -659,6 +671,7 @@ void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
   std::vector<std::pair<SourceSite, std::set<SourceSite>>> Calls;
   std::vector<Finding::KeptValue> Kept;
   std::vector<CallKey> Replaced;
+  std::vector<SourceSite> Unchanged;
   auto Original = [&](SourceLocation Loc) { return siteAt(Loc, SM); };
   if (!Fix.empty() && !Question) {
     for (const Decl *D : Claims.Retyped)
@@ -693,11 +706,14 @@ void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
       if (At && !Callees.empty())
         Calls.emplace_back(*At, std::move(Callees));
     }
+    for (const CallExpr *Call : Claims.Unchanged)
+      if (std::optional<SourceSite> At = siteAt(Call->getExprLoc(), SM))
+        Unchanged.push_back(*At);
   }
   llvm::erase_if(Fallbacks, [](const std::vector<FixItHint> &Other) { return Other.empty(); });
   Findings.push_back({std::move(Fix), std::move(Emit), Question, std::move(Sites),
                       std::move(Calls), std::move(Kept), std::move(Replaced),
-                      std::move(Fallbacks), {}, std::nullopt});
+                      std::move(Unchanged), std::move(Fallbacks), {}, std::nullopt});
 }
 
 void FixProof::leave() {
@@ -753,13 +769,19 @@ void FixProof::prove() {
     for (const Finding::KeptValue &Value : Findings[I].Kept)
       P.Typed.insert(Value.At);
   }
+  std::set<SourceSite> Unchanged;
+  for (size_t I : Pending)
+    Unchanged.insert(Findings[I].Unchanged.begin(), Findings[I].Unchanged.end());
+  P.Pinned.insert(Unchanged.begin(), Unchanged.end());
   std::map<CallKey, CallResolution> Before;
+  std::map<SourceSite, CallResolution> PinnedBefore;
   std::map<ExprSite, TypeObservation> ObservedBefore;
-  if (!P.Watched.empty()) {
+  if (!P.Watched.empty() || !Unchanged.empty()) {
     const SourceManager &SM = Ctx->getSourceManager();
-    ResolvedCalls Found = resolveCalls(*Ctx, P.Watched, {},
+    ResolvedCalls Found = resolveCalls(*Ctx, P.Watched, Unchanged,
                                        [&](SourceLocation Loc) { return siteAt(Loc, SM); });
     Before = std::move(Found.Calls);
+    PinnedBefore = std::move(Found.Pinned);
     ObservedBefore = std::move(Found.Observed);
     for (auto It = Before.begin(); It != Before.end();)
       if (It->second.ConvertsToOwnClass || It->second.Callees.empty())
@@ -880,6 +902,27 @@ void FixProof::prove() {
                P.describeUnexpectedCallee(At, It->second, *Callees.begin()),
                P.locationOf(At)}},
              {Indices[K]}});
+      }
+    }
+    // A call left as written in code the fix makes a template that chooses
+    // a function it does not choose now (argument-dependent lookup where
+    // the template is instantiated finds a later overload).
+    for (size_t K = 0; K < Indices.size(); ++K) {
+      if (Conflicting && llvm::is_contained(*Conflicting, K))
+        continue;
+      for (const SourceSite &At : Findings[Indices[K]].Unchanged) {
+        auto Was = PinnedBefore.find(At);
+        auto Now = P.PinnedResolved.find(At);
+        if (Was == PinnedBefore.end() || Now == P.PinnedResolved.end() ||
+            llvm::all_of(llvm::make_first_range(Now->second.Callees),
+                         [&, &Was = Was](const std::string &Identity) {
+                           return Was->second.Callees.count(Identity) > 0;
+                         }))
+          continue;
+        Failures.push_back({{{DiagnosticsEngine::Error, 0,
+                              P.describeResolvedAgain(At, Was->second, Now->second),
+                              P.locationOf(At)}},
+                            {Indices[K]}});
       }
     }
     // A value kept from a removed cast that has another type than the cast

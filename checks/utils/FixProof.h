@@ -82,6 +82,13 @@ struct FixClaims {
   /// (`std::visit(f, g)` -> `(f)(g)`): the check's rule says what the new
   /// call does, so what it resolves to is not compared with the old one.
   std::vector<const CallExpr *> Replaced;
+  /// Calls the fix leaves as they are written, in code it makes a template
+  /// (the body of a function that gets a template parameter): each must
+  /// resolve, in every instantiation, to a function it resolves to now. In
+  /// a template, a call whose arguments depend on the new parameter is
+  /// resolved where the template is instantiated, where argument-dependent
+  /// lookup also finds the functions declared after it.
+  std::vector<const CallExpr *> Unchanged;
 
   /// The claims of a fix that retypes \p D.
   static FixClaims retyping(const Decl *D) {
@@ -169,6 +176,8 @@ private:
     std::vector<KeptValue> Kept;
     /// Where the calls it replaces are written.
     std::vector<CallKey> Replaced;
+    /// Where the calls it must leave resolved as they are name their callee.
+    std::vector<SourceSite> Unchanged;
     std::vector<std::vector<FixItHint>> Fallbacks;
     ProofOutcome Outcome;
     /// The outcome of the fix as first written, once a fallback is tried.
