@@ -266,6 +266,58 @@ bool mayModify(const Stmt &Body, const ParamUses &Uses, ASTContext &Ctx) {
   });
 }
 
+/// Whether \p Call, a call of \p Callee that takes \p Arg by reference,
+/// only reads it: a function of a system header (the standard library)
+/// whose parameter is a `const T &` as written (not a forwarding `T &&`,
+/// which would deduce another type), whose result is not a pointer (which
+/// may point at the argument), and, for a constructor, whose class is not
+/// made from a reference or pointer type (`std::pair<const int &, int>`,
+/// which keeps what it binds). Such a library takes a copy and a
+/// temporary alike (`std::max(axis, 0)`, `v.push_back(axis)`, `m.count(axis)`,
+/// `std::find(b, e, axis)`); a reference result is the caller's to read.
+bool readsThrough(const Expr *Call, const Expr *Arg, const FunctionDecl *Callee,
+                  const SourceManager &SM) {
+  if (!SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())) ||
+      Callee->getReturnType()->isPointerType())
+    return false;
+  llvm::ArrayRef<const Expr *> Args;
+  unsigned Skip = 0;
+  if (const auto *C = dyn_cast<CallExpr>(Call)) {
+    Args = llvm::ArrayRef(C->getArgs(), C->getNumArgs());
+    // A member operator's object is its first argument, no parameter.
+    if (isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Callee) &&
+        !cast<CXXMethodDecl>(Callee)->isExplicitObjectMemberFunction())
+      Skip = 1;
+  } else {
+    const auto *Construct = cast<CXXConstructExpr>(Call);
+    Args = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
+    // `std::pair<const int &, int> p(axis, 1)`: the object keeps what its
+    // `const T &` parameter binds.
+    if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+            Construct->getType()->getAsCXXRecordDecl()))
+      for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+        for (const TemplateArgument &Each :
+             Arg.getKind() == TemplateArgument::Pack ? Arg.pack_elements() : llvm::ArrayRef(Arg))
+          if (Each.getKind() == TemplateArgument::Type &&
+              (Each.getAsType()->isReferenceType() || Each.getAsType()->isPointerType()))
+            return false;
+  }
+  const auto *Position = llvm::find(Args, Arg);
+  if (Position == Args.end() || unsigned(Position - Args.begin()) < Skip)
+    return false;
+  unsigned Index = Position - Args.begin() - Skip;
+  const FunctionDecl *Written = Callee->getTemplateInstantiationPattern();
+  if (!Written)
+    Written = Callee;
+  if (Index >= Written->getNumParams() || Index >= Callee->getNumParams())
+    return false;
+  QualType AsWritten = Written->getParamDecl(Index)->getType();
+  QualType Bound = Callee->getParamDecl(Index)->getType();
+  return AsWritten->isLValueReferenceType() &&
+         AsWritten->getPointeeType().isConstQualified() && Bound->isLValueReferenceType() &&
+         Bound->getPointeeType().isConstQualified();
+}
+
 /// How a use of the parameter goes on where it is not only read, or empty
 /// when it is: a template parameter is a value (a prvalue), and what binds
 /// the parameter itself (a reference, `&`, `decltype((axis))`) would bind a
@@ -307,6 +359,10 @@ std::string boundUse(const DeclRefExpr *Ref, ASTContext &Ctx) {
     }
     if (isa<UnaryExprOrTypeTraitExpr>(Parent))
       return ""; // sizeof, alignof
+    if (isa<FullExpr>(Parent)) { // the temporaries of the call it is in
+      Use = Parent;
+      continue;
+    }
     const auto *Cond = dyn_cast<AbstractConditionalOperator>(Parent);
     const auto *Comma = dyn_cast<BinaryOperator>(Parent);
     if (isa<ParenExpr>(Parent) ||
@@ -323,6 +379,13 @@ std::string boundUse(const DeclRefExpr *Ref, ASTContext &Ctx) {
       Callee = Call->getDirectCallee();
     else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Parent))
       Callee = Construct->getConstructor();
+    if (Callee && readsThrough(Parent, Use, Callee, SM)) {
+      // `std::max(axis, 0)` returns the reference: the call is the use.
+      if (!Callee->getReturnType()->isReferenceType())
+        return "";
+      Use = Parent;
+      continue;
+    }
     if (Callee)
       return "is passed by reference to " +
              quotedName(Callee->getPrimaryTemplate()
