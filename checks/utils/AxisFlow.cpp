@@ -399,6 +399,43 @@ std::string boundUse(const DeclRefExpr *Ref, ASTContext &Ctx) {
   return "";
 }
 
+/// Where, in \p Body, a member template is called with explicit template
+/// arguments and without `template` (`r.cast<double>()`) on an object
+/// whose type may depend on \p Param once it is a template parameter: an
+/// expression that names it (the concatenation it is passed to) or names
+/// a local whose type is deduced (`auto r = cat(x, x, axis)`, a
+/// structured binding).
+std::vector<SourceLocation> memberTemplateCalls(const Stmt &Body, const ParmVarDecl *Param) {
+  struct Names : RecursiveASTVisitor<Names> {
+    const ParmVarDecl *Param;
+    bool Found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      Found |= Ref->getDecl() == Param || isa<BindingDecl>(Ref->getDecl()) ||
+               (Var && Var->isLocalVarDecl() && Var->getType()->getContainedAutoType());
+      return !Found;
+    }
+  };
+  struct Calls : RecursiveASTVisitor<Calls> {
+    const ParmVarDecl *Param;
+    std::vector<SourceLocation> At;
+    bool VisitMemberExpr(MemberExpr *Member) {
+      if (!Member->hasExplicitTemplateArgs() || Member->hasTemplateKeyword() ||
+          Member->isImplicitAccess())
+        return true;
+      Names Base;
+      Base.Param = Param;
+      Base.TraverseStmt(Member->getBase());
+      if (Base.Found)
+        At.push_back(Member->getMemberLoc());
+      return true;
+    }
+  } Found;
+  Found.Param = Param;
+  Found.TraverseStmt(const_cast<Stmt *>(&Body));
+  return Found.At;
+}
+
 /// Why \p FD's parameter \p P cannot become a template parameter, or empty.
 std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
                     ASTContext &Ctx) {
@@ -600,6 +637,20 @@ FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
       F.Edits.push_back(std::move(*E));
     }
   }
+  // In the template, what the axis reaches (the concatenation's result, an
+  // `auto` local) may have a dependent type: a member template called on
+  // it needs `template` (`r.template cast<double>()`), which any other
+  // member template call may have too.
+  if (Def && Def->getBody())
+    for (SourceLocation At : memberTemplateCalls(*Def->getBody(), Def->getParamDecl(Param))) {
+      std::optional<FlowEdit> E =
+          flowEdit(FixItHint::CreateInsertion(At, "template "), SM, LO);
+      if (!E) {
+        F.Blockers.push_back("a member template call in " + F.Name + " is in a macro");
+        break;
+      }
+      F.Edits.push_back(std::move(*E));
+    }
   // A definition in a source file: callers in other files see only a
   // declaration, so each axis they use gets an explicit instantiation.
   if (Def && FD->isExternallyVisible() &&
