@@ -270,9 +270,10 @@ bool mayModify(const Stmt &Body, const ParamUses &Uses, ASTContext &Ctx) {
 /// only reads it: a function of a system header (the standard library)
 /// whose parameter is a `const T &` as written (not a forwarding `T &&`,
 /// which would deduce another type), whose result is not a pointer (which
-/// may point at the argument), and, for a constructor, whose class is not
-/// made from a reference or pointer type (`std::pair<const int &, int>`,
-/// which keeps what it binds). Such a library takes a copy and a
+/// may point at the argument) nor a class made from a reference type
+/// (`std::minmax`'s pair of references), and, for a constructor, whose
+/// class is not made from a reference or pointer type
+/// (`std::pair<const int &, int>`, which keeps what it binds). Such a library takes a copy and a
 /// temporary alike (`std::max(axis, 0)`, `v.push_back(axis)`, `m.count(axis)`,
 /// `std::find(b, e, axis)`); a reference result is the caller's to read.
 bool readsThrough(const Expr *Call, const Expr *Arg, const FunctionDecl *Callee,
@@ -280,9 +281,29 @@ bool readsThrough(const Expr *Call, const Expr *Arg, const FunctionDecl *Callee,
   if (!SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())) ||
       Callee->getReturnType()->isPointerType())
     return false;
+  // Whether \p T is a class made from a reference type (or, with
+  // \p Pointers, a pointer type): it may keep what a parameter binds.
+  auto MadeFromReference = [](QualType T, bool Pointers) {
+    const auto *Spec =
+        dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+    if (!Spec)
+      return false;
+    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+      for (const TemplateArgument &Each :
+           Arg.getKind() == TemplateArgument::Pack ? Arg.pack_elements() : llvm::ArrayRef(Arg))
+        if (Each.getKind() == TemplateArgument::Type &&
+            (Each.getAsType()->isReferenceType() ||
+             (Pointers && Each.getAsType()->isPointerType())))
+          return true;
+    return false;
+  };
   llvm::ArrayRef<const Expr *> Args;
   unsigned Skip = 0;
   if (const auto *C = dyn_cast<CallExpr>(Call)) {
+    // `std::minmax(axis, 0)` gives a pair of references to its arguments
+    // (an iterator made from a pointer points into a range, not at them).
+    if (MadeFromReference(C->getType(), /*Pointers=*/false))
+      return false;
     Args = llvm::ArrayRef(C->getArgs(), C->getNumArgs());
     // A member operator's object is its first argument, no parameter.
     if (isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Callee) &&
@@ -293,14 +314,8 @@ bool readsThrough(const Expr *Call, const Expr *Arg, const FunctionDecl *Callee,
     Args = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
     // `std::pair<const int &, int> p(axis, 1)`: the object keeps what its
     // `const T &` parameter binds.
-    if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-            Construct->getType()->getAsCXXRecordDecl()))
-      for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
-        for (const TemplateArgument &Each :
-             Arg.getKind() == TemplateArgument::Pack ? Arg.pack_elements() : llvm::ArrayRef(Arg))
-          if (Each.getKind() == TemplateArgument::Type &&
-              (Each.getAsType()->isReferenceType() || Each.getAsType()->isPointerType()))
-            return false;
+    if (MadeFromReference(Construct->getType(), /*Pointers=*/true))
+      return false;
   }
   const auto *Position = llvm::find(Args, Arg);
   if (Position == Args.end() || unsigned(Position - Args.begin()) < Skip)
