@@ -65,14 +65,7 @@ QualType slotType(QualType Result, unsigned Index, const FieldDecl *&Field) {
     if (const auto *Written = Result->getAs<TemplateSpecializationType>();
         Written && !Written->isTypeAlias())
       Args = Written->template_arguments();
-    llvm::SmallVector<QualType, 4> Types;
-    for (const TemplateArgument &Arg : Args) {
-      if (Arg.getKind() == TemplateArgument::Type)
-        Types.push_back(Arg.getAsType());
-      else if (Arg.getKind() == TemplateArgument::Pack)
-        for (const TemplateArgument &Element : Arg.pack_elements())
-          Types.push_back(Element.getAsType());
-    }
+    llvm::SmallVector<QualType, 4> Types = typeArguments(Args);
     return Index < Types.size() ? Types[Index] : QualType();
   }
   if (!Record->isAggregate() || Record->getNumBases() != 0)

@@ -666,14 +666,7 @@ private:
   std::optional<Concrete> positional(QualType Target, const Expr *Written) {
     const auto *Spec = cast<ClassTemplateSpecializationDecl>(
         Target->getAsCXXRecordDecl());
-    std::vector<QualType> Types;
-    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray()) {
-      if (Arg.getKind() == TemplateArgument::Type)
-        Types.push_back(Arg.getAsType());
-      else if (Arg.getKind() == TemplateArgument::Pack)
-        for (const TemplateArgument &Element : Arg.pack_elements())
-          Types.push_back(Element.getAsType());
-    }
+    llvm::SmallVector<QualType, 4> Types = typeArguments(Spec->getTemplateArgs().asArray());
     std::vector<const Expr *> Elements = elementsOf(Written);
     if (Elements.size() != Types.size()) {
       const Expr *E = stripTemporaries(Written);

@@ -3,6 +3,7 @@
 #include "utils/AxisFlow.h"
 #include "utils/AxisProvenance.h"
 #include "utils/CallSites.h"
+#include "utils/ErasedTypes.h"
 #include "utils/FixBuilder.h"
 #include "utils/Spelling.h"
 #include "clang/AST/DeclCXX.h"
@@ -288,14 +289,9 @@ bool readsThrough(const Expr *Call, const Expr *Arg, const FunctionDecl *Callee,
         dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
     if (!Spec)
       return false;
-    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
-      for (const TemplateArgument &Each :
-           Arg.getKind() == TemplateArgument::Pack ? Arg.pack_elements() : llvm::ArrayRef(Arg))
-        if (Each.getKind() == TemplateArgument::Type &&
-            (Each.getAsType()->isReferenceType() ||
-             (Pointers && Each.getAsType()->isPointerType())))
-          return true;
-    return false;
+    return llvm::any_of(typeArguments(Spec->getTemplateArgs().asArray()), [&](QualType Arg) {
+      return Arg->isReferenceType() || (Pointers && Arg->isPointerType());
+    });
   };
   llvm::ArrayRef<const Expr *> Args;
   unsigned Skip = 0;

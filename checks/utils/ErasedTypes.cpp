@@ -48,6 +48,16 @@ bool ErasedTypeClassifier::isTensorType(QualType T) const {
   return RD && RD->getIdentifier() && TensorTypes.matches(RD->getName());
 }
 
+llvm::SmallVector<QualType, 4> typeArguments(llvm::ArrayRef<TemplateArgument> Args) {
+  llvm::SmallVector<QualType, 4> Types;
+  for (const TemplateArgument &Arg : Args)
+    for (const TemplateArgument &Each :
+         Arg.getKind() == TemplateArgument::Pack ? Arg.pack_elements() : llvm::ArrayRef(Arg))
+      if (Each.getKind() == TemplateArgument::Type)
+        Types.push_back(Each.getAsType());
+  return Types;
+}
+
 bool ErasedTypeClassifier::isErased(QualType T) const {
   T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
   if (const auto *PT = T->getAs<PointerType>())
@@ -92,17 +102,9 @@ bool ErasedTypeClassifier::forEachErased(QualType T,
   if (Kind == ContainerKind::Map)
     return Args->size() < 2 || Args->get(1).getKind() != TemplateArgument::Type ||
            forEachErased(Args->get(1).getAsType(), Visit);
-  for (const TemplateArgument &Arg : Args->asArray()) {
-    if (Arg.getKind() == TemplateArgument::Type) {
-      if (!forEachErased(Arg.getAsType(), Visit))
-        return false;
-    } else if (Arg.getKind() == TemplateArgument::Pack) {
-      for (const TemplateArgument &Element : Arg.pack_elements())
-        if (Element.getKind() == TemplateArgument::Type &&
-            !forEachErased(Element.getAsType(), Visit))
-          return false;
-    }
-  }
+  for (QualType Arg : typeArguments(Args->asArray()))
+    if (!forEachErased(Arg, Visit))
+      return false;
   return true;
 }
 

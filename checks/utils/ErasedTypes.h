@@ -33,6 +33,10 @@ std::string qualifiedClassName(QualType T);
 /// Whether \p T is std::any or boost::any: a holder of a value of any type.
 bool isAnyType(QualType T);
 
+/// The types among \p Args, in order, with each pack's elements in its
+/// place (`std::tuple<Y, Back>`'s Y and Back).
+llvm::SmallVector<QualType, 4> typeArguments(llvm::ArrayRef<TemplateArgument> Args);
+
 class ErasedTypeClassifier {
 public:
   /// \p ErasedTypes: globs over qualified class names (`std::any`,

@@ -525,15 +525,8 @@ private:
         dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
     if (!Spec || Level > 4)
       return false;
-    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray()) {
-      llvm::ArrayRef<TemplateArgument> Args = Arg;
-      if (Arg.getKind() == TemplateArgument::Pack)
-        Args = Arg.pack_elements();
-      for (const TemplateArgument &A : Args)
-        if (A.getKind() == TemplateArgument::Type && holdsErased(A.getAsType(), Level + 1))
-          return true;
-    }
-    return false;
+    return llvm::any_of(typeArguments(Spec->getTemplateArgs().asArray()),
+                        [&](QualType Arg) { return holdsErased(Arg, Level + 1); });
   }
 
   /// Whether \p E is a pair or tuple that std::make_pair (or
