@@ -14,6 +14,7 @@
 
 #include "RuntimeConcatAxisCheck.h"
 #include "utils/AxisFlow.h"
+#include "utils/CallResolution.h"
 #include "utils/CallSites.h"
 #include "utils/FixBuilder.h"
 #include "utils/Spelling.h"
@@ -735,6 +736,81 @@ public:
     return Claims;
   }
 
+  /// Records in \p Flow every call in the definitions of its functions
+  /// with external linkage, and what each resolves to: the whole-program
+  /// fix, made of edits in several files and proved by the gradlint
+  /// command, is held to the same claim as Unchanged above.
+  void record(ASTContext &Ctx, UnitFlow &Flow) {
+    std::set<std::string> Keys;
+    for (const FlowFunction &F : Flow.Functions)
+      if (!F.Internal)
+        Keys.insert(F.Key);
+    std::set<SourceSite> Pinned;
+    std::vector<std::pair<FlowCall, SourceSite>> Found;
+    auto Offset = [&](SourceLocation Loc, FileID File) -> std::optional<unsigned> {
+      auto [In, At] = SM.getDecomposedLoc(SM.getFileLoc(Loc));
+      return In == File ? std::optional<unsigned>(At) : std::nullopt;
+    };
+    for (const FunctionDecl *FD : Definitions) {
+      if (Keys.empty())
+        break;
+      if (!Keys.count(flowKey(FD)))
+        continue;
+      Calls Body;
+      Body.TraverseStmt(FD->getBody());
+      for (const CallExpr *Call : Body.All) {
+        std::optional<SourceSite> Site = siteAt(Call->getExprLoc(), SM);
+        FileID File = SM.getFileID(SM.getFileLoc(Call->getExprLoc()));
+        std::optional<unsigned> Begin = Offset(Call->getBeginLoc(), File),
+                                End = Offset(Call->getEndLoc(), File);
+        if (!Site || !Begin || !End)
+          continue;
+        FlowCall C;
+        C.Function = flowKey(FD);
+        C.At = flowPoint(Call->getExprLoc(), SM);
+        C.Begin = *Begin;
+        C.End = *End;
+        for (const Expr *Arg : Call->arguments()) {
+          std::optional<unsigned> ArgBegin = Offset(Arg->getBeginLoc(), File),
+                                  ArgEnd = Offset(Arg->getEndLoc(), File);
+          if (ArgBegin && ArgEnd)
+            C.Arguments.emplace_back(*ArgBegin, *ArgEnd);
+        }
+        Pinned.insert(*Site);
+        Found.emplace_back(std::move(C), *Site);
+      }
+    }
+    if (Found.empty())
+      return;
+    ResolvedCalls Resolved = resolveCalls(Ctx, {}, Pinned,
+                                          [&](SourceLocation Loc) { return siteAt(Loc, SM); });
+    // Files by unique ID, for the places in identities and messages.
+    std::map<llvm::sys::fs::UniqueID, FileEntryRef> Files;
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+      Files.emplace(It->first.getUniqueID(), It->first);
+    auto FileName = [&](llvm::sys::fs::UniqueID UID) -> std::string {
+      auto It = Files.find(UID);
+      return It == Files.end() ? std::string("?") : realFileName(It->second.getName());
+    };
+    for (auto &[C, Site] : Found) {
+      auto It = Resolved.Pinned.find(Site);
+      if (It == Resolved.Pinned.end())
+        continue;
+      for (const auto &[Identity, Callee] : It->second.Callees) {
+        std::string Shown = Callee.Name;
+        if (Callee.Site)
+          if (auto File = Files.find(Callee.Site->File); File != Files.end())
+            Shown = "'" + Callee.Name + "' (" +
+                    llvm::sys::path::filename(File->second.getName()).str() + ":" +
+                    std::to_string(SM.getLineNumber(SM.translateFile(File->second),
+                                                    Callee.Site->Offset)) +
+                    ")";
+        C.Callees.emplace_back(portableIdentity(Identity, Callee, FileName), Shown);
+      }
+      Flow.Calls.push_back(std::move(C));
+    }
+  }
+
 private:
   struct Calls : RecursiveASTVisitor<Calls> {
     bool VisitCallExpr(CallExpr *Call) {
@@ -781,9 +857,13 @@ void RuntimeConcatAxisCheck::reportParameterFindings(ASTContext &Ctx) {
     At.push_back(Root.At);
     Flow.Roots.push_back(std::move(Root));
   }
+  std::optional<TemplatedBodies> Bodies;
+  if (Sink && RewriteSignatures == SignatureRewrites::All && !Flow.Functions.empty()) {
+    Bodies.emplace(Ctx);
+    Bodies->record(Ctx, Flow);
+  }
   FlowProgram Program({&Flow}, /*WholeProgram=*/false, "this translation unit");
   std::vector<FlowProgram::Plan> Plans = Program.resolveAll();
-  std::optional<TemplatedBodies> Bodies;
   std::vector<std::pair<const CallExpr *, const CompileTimeForm *>> Rewritten;
   for (const ParameterFinding &P : ParameterFindings)
     Rewritten.emplace_back(P.Call, &P.F.Form);

@@ -20,7 +20,7 @@ namespace gradlint {
 namespace {
 
 /// The version of the entry format: entries of another are misses.
-constexpr int EntryFormat = 2;
+constexpr int EntryFormat = 3;
 
 /// The gradlint executable's contents: any rebuild is another tool.
 std::string toolHash() {

@@ -3,9 +3,14 @@
 #include "WholeProgram.h"
 #include "Inputs.h"
 #include "SourceFacts.h"
+#include "utils/CallResolution.h"
+#include "utils/FixProof.h"
+#include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -93,9 +98,172 @@ bool mentions(const flow::UnitFlow &U, const std::set<std::string> &Files) {
   return false;
 }
 
+/// What the calls a fix leaves as written, in the functions it makes
+/// templates, resolve to now (FlowCall): by the real path of the file and
+/// the offset where each names its callee.
+struct CallBefore {
+  const flow::FlowCall *Call = nullptr;
+  std::set<std::string> Identities;
+  std::vector<std::string> Shown;
+};
+using CallsBefore = std::map<std::pair<std::string, unsigned>, CallBefore>;
+
+CallsBefore unchangedCalls(const std::vector<flow::FlowEdit> &Edits,
+                           ArrayRef<flow::UnitFlow> Flows) {
+  // The functions the fix makes templates: those whose declarations it edits.
+  std::set<std::string> Templated;
+  for (const flow::UnitFlow &U : Flows)
+    for (const flow::FlowFunction &F : U.Functions)
+      if (llvm::any_of(F.Edits, [&](const flow::FlowEdit &E) {
+            return llvm::is_contained(Edits, E);
+          }))
+        Templated.insert(F.Key);
+  CallsBefore Before;
+  for (const flow::UnitFlow &U : Flows)
+    for (const flow::FlowCall &C : U.Calls) {
+      if (!Templated.count(C.Function))
+        continue;
+      // A call the fix edits outside its arguments is rewritten (a caller
+      // passing the axis as a template argument, the concatenation): the
+      // fix says what it calls.
+      auto Inside = [](unsigned Offset, unsigned Begin, unsigned End) {
+        return Begin <= Offset && Offset <= End;
+      };
+      if (llvm::any_of(Edits, [&](const flow::FlowEdit &E) {
+            return E.File == C.At.File && Inside(E.Offset, C.Begin, C.End) &&
+                   llvm::none_of(C.Arguments, [&](const std::pair<unsigned, unsigned> &Arg) {
+                     return Inside(E.Offset, Arg.first, Arg.second);
+                   });
+          }))
+        continue;
+      CallBefore &B = Before[{flow::realFileName(C.At.File), C.At.Offset}];
+      B.Call = &C;
+      for (const auto &[Identity, Shown] : C.Callees)
+        if (B.Identities.insert(Identity).second)
+          B.Shown.push_back(Shown);
+    }
+  return Before;
+}
+
+/// The line of \p Offset in the file at \p Path, as it is on disk.
+unsigned lineOf(const std::string &Path, unsigned Offset) {
+  static std::map<std::string, std::string> Texts;
+  auto [It, New] = Texts.try_emplace(Path);
+  if (New)
+    if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(Path))
+      It->second = (*Buffer)->getBuffer().str();
+  StringRef Text = StringRef(It->second).take_front(Offset);
+  return 1 + Text.count('\n');
+}
+
+/// A syntax-only parse of one translation unit with the fix's files given
+/// as text, that records what the calls in \p Before resolve to.
+class ResolvingAction : public SyntaxOnlyAction {
+public:
+  /// Each edited file (its real path), its unique ID on disk, and how its
+  /// offsets map back.
+  struct EditedFile {
+    sys::fs::UniqueID UID;
+    const flow::OffsetMap *Offsets;
+  };
+  ResolvingAction(const std::map<std::string, EditedFile> &Edited, const CallsBefore &Before,
+                  std::string &Reason)
+      : Edited(Edited), Before(Before), Reason(Reason) {}
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
+    struct Consumer : ASTConsumer {
+      ResolvingAction &A;
+      explicit Consumer(ResolvingAction &A) : A(A) {}
+      void HandleTranslationUnit(ASTContext &Ctx) override { A.compare(Ctx); }
+    };
+    return std::make_unique<Consumer>(*this);
+  }
+
+private:
+  void compare(ASTContext &Ctx) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (Before.empty() || Ctx.getDiagnostics().hasErrorOccurred())
+      return;
+    // The real path of each file of the parse.
+    std::map<FileID, std::string> Names;
+    auto RealName = [&](FileID File) -> const std::string & {
+      auto [It, New] = Names.try_emplace(File);
+      if (New)
+        if (OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File)) {
+          SmallString<256> Path(Entry->getName());
+          SM.getFileManager().makeAbsolutePath(Path);
+          It->second = flow::realFileName(Path);
+        }
+      return It->second;
+    };
+    std::map<sys::fs::UniqueID, std::string> ByID;
+    for (const auto &[Name, File] : Edited)
+      ByID.emplace(File.UID, Name);
+    auto Original = [&](SourceLocation Loc) -> std::optional<flow::SourceSite> {
+      std::optional<flow::SourceSite> Site = flow::siteAt(Loc, SM);
+      if (!Site)
+        return std::nullopt;
+      const std::string &Name = RealName(SM.getFileID(SM.getFileLoc(Loc)));
+      auto It = Edited.find(Name);
+      if (It == Edited.end()) {
+        ByID.emplace(Site->File, Name);
+        return Site;
+      }
+      return flow::SourceSite{It->second.UID, It->second.Offsets->original(Site->Offset)};
+    };
+    std::set<flow::SourceSite> Pinned;
+    std::map<flow::SourceSite, const std::pair<const std::pair<std::string, unsigned>,
+                                               CallBefore> *>
+        Sites;
+    for (const auto &Entry : Before) {
+      sys::fs::UniqueID UID;
+      if (sys::fs::getUniqueID(Entry.first.first, UID))
+        continue;
+      flow::SourceSite Site{UID, Entry.first.second};
+      Pinned.insert(Site);
+      Sites.emplace(Site, &Entry);
+    }
+    flow::ResolvedCalls Found = flow::resolveCalls(Ctx, {}, Pinned, Original);
+    auto FileName = [&](sys::fs::UniqueID UID) {
+      auto It = ByID.find(UID);
+      return It == ByID.end() ? std::string("?") : It->second;
+    };
+    for (const auto &[Site, Now] : Found.Pinned) {
+      auto Was = Sites.find(Site);
+      if (Was == Sites.end() || !Reason.empty())
+        continue;
+      const CallBefore &B = Was->second->second;
+      std::vector<std::string> Shown;
+      bool Changed = false;
+      for (const auto &[Identity, Callee] : Now.Callees) {
+        Changed |= !B.Identities.count(flow::portableIdentity(Identity, Callee, FileName));
+        std::string Text = Callee.Name;
+        if (Callee.Site) {
+          std::string Path = FileName(Callee.Site->File);
+          Text = "'" + Callee.Name + "' (" + sys::path::filename(Path).str() + ":" +
+                 std::to_string(lineOf(Path, Callee.Site->Offset)) + ")";
+        }
+        Shown.push_back(std::move(Text));
+      }
+      if (!Changed)
+        continue;
+      const flow::FlowPoint &At = B.Call->At;
+      Reason = flow::resolvedAgainReason(formatv("{0}:{1}:{2}", sys::path::filename(At.File),
+                                                 At.Line, At.Column)
+                                             .str(),
+                                         join(Shown, " or "), join(B.Shown, " or "));
+    }
+  }
+
+  const std::map<std::string, EditedFile> &Edited;
+  const CallsBefore &Before;
+  std::string &Reason;
+};
+
 /// Applies Edits in memory and parses every file of Files whose facts
-/// mention an edited file (or that is one). Empty when all compile;
-/// otherwise the first error.
+/// mention an edited file (or that is one). Empty when all compile and
+/// the calls the fix leaves as written in the functions it makes
+/// templates resolve as before; otherwise why not, for a note.
 std::string prove(const std::vector<flow::FlowEdit> &Edits, ArrayRef<flow::UnitFlow> Flows,
                   const tooling::CompilationDatabase &Database, ArrayRef<std::string> Files) {
   std::map<std::string, std::vector<const flow::FlowEdit *>> ByFile;
@@ -103,21 +271,37 @@ std::string prove(const std::vector<flow::FlowEdit> &Edits, ArrayRef<flow::UnitF
     ByFile[E.File].push_back(&E);
   std::set<std::string> Edited;
   std::map<std::string, std::string> Contents;
+  std::map<std::string, tooling::Replacements> Applied;
   for (auto &[File, List] : ByFile) {
     ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(File);
     if (!Buffer)
-      return "cannot read " + File;
+      return "with it the code does not compile: cannot read " + File;
     std::string Text = (*Buffer)->getBuffer().str();
     // From the end, so that earlier offsets stay valid.
     for (auto It = List.rbegin(); It != List.rend(); ++It) {
       const flow::FlowEdit &E = **It;
       if (E.Offset + E.Length > Text.size())
-        return File + " changed since it was analysed";
+        return "with it the code does not compile: " + File + " changed since it was analysed";
       Text.replace(E.Offset, E.Length, E.Text);
     }
+    for (const flow::FlowEdit *E : List)
+      if (llvm::Error Err = Applied[File].add(
+              tooling::Replacement(File, E->Offset, E->Length, E->Text)))
+        return "with it the code does not compile: " + toString(std::move(Err));
     Contents[File] = std::move(Text);
     Edited.insert(File);
   }
+  std::vector<flow::OffsetMap> Maps;
+  Maps.reserve(Applied.size());
+  std::map<std::string, ResolvingAction::EditedFile> Real;
+  for (const auto &[File, Replacements] : Applied) {
+    sys::fs::UniqueID UID;
+    if (sys::fs::getUniqueID(File, UID))
+      return "with it the code does not compile: cannot read " + File;
+    Maps.emplace_back(Replacements);
+    Real.emplace(flow::realFileName(File), ResolvingAction::EditedFile{UID, &Maps.back()});
+  }
+  CallsBefore Before = unchangedCalls(Edits, Flows);
   std::vector<std::string> Units;
   for (size_t I = 0; I < Files.size(); ++I) {
     std::string Main = makeAbsolute(Files[I]).str().str();
@@ -132,11 +316,20 @@ std::string prove(const std::vector<flow::FlowEdit> &Edits, ArrayRef<flow::UnitF
       Tool.mapVirtualFile(File, Text);
     FirstError Errors;
     Tool.setDiagnosticConsumer(&Errors);
-    int Status = Tool.run(tooling::newFrontendActionFactory<SyntaxOnlyAction>().get());
+    std::string Rebound;
+    struct Factory : tooling::FrontendActionFactory {
+      std::function<std::unique_ptr<FrontendAction>()> Make;
+      std::unique_ptr<FrontendAction> create() override { return Make(); }
+    } Actions;
+    Actions.Make = [&] { return std::make_unique<ResolvingAction>(Real, Before, Rebound); };
+    int Status = Tool.run(&Actions);
     if (!Errors.Text.empty())
-      return Errors.Text;
+      return "with it the code does not compile: " + Errors.Text;
     if (Status)
-      return sys::path::filename(Unit).str() + " does not compile";
+      return "with it the code does not compile: " + sys::path::filename(Unit).str() +
+             " does not compile";
+    if (!Rebound.empty())
+      return Rebound;
   }
   return "";
 }
@@ -214,10 +407,10 @@ unsigned resolveWholeProgram(std::vector<ClangTidyError> &Errors,
           if (Error.empty())
             if (llvm::Error Conflict = Finding->Message.Fix[E.File].add(
                     tooling::Replacement(E.File, E.Offset, E.Length, E.Text)))
-              Error = toString(std::move(Conflict));
+              Error = "with it the code does not compile: " + toString(std::move(Conflict));
         if (!Error.empty()) {
           Finding->Message.Fix.clear();
-          AddNote(Root.At, "fix withdrawn: with it the code does not compile: " + Error);
+          AddNote(Root.At, "fix withdrawn: " + Error);
           ++Withdrawn;
         }
       }

@@ -7,7 +7,9 @@
 // database passes a constant, the fix changes the function and all of its
 // callers at once. Such a fix is proved like every other: all its edits
 // are applied in memory and every translation unit they touch is parsed
-// again; if one does not compile, the fix is withdrawn with the first error.
+// again; if one does not compile, the fix is withdrawn with the first error,
+// and if a call it leaves as written in a function it makes a template
+// resolves to another function than it does now (FlowCall), with that call.
 // The same facts trace a pullback's type erasure to the file that makes it.
 //
 //===----------------------------------------------------------------------===//

@@ -20,6 +20,7 @@
 #include "llvm/Support/Path.h"
 #include <mutex>
 #include <set>
+#include <type_traits>
 
 namespace clang::tidy::gradlint {
 namespace {
@@ -808,12 +809,26 @@ llvm::json::Value toJSON(const UnitFlow &Flow) {
   for (const FlowErasedOrigin &O : Flow.ErasedOrigins)
     ErasedOrigins.push_back(llvm::json::Object{
         {"at", pointJSON(O.At)}, {"callee", O.Callee}, {"note", O.Note}});
+  llvm::json::Array Calls;
+  for (const FlowCall &C : Flow.Calls) {
+    llvm::json::Array Args, Callees;
+    for (const auto &[Begin, End] : C.Arguments)
+      Args.push_back(llvm::json::Array{Begin, End});
+    for (const auto &[Identity, Shown] : C.Callees)
+      Callees.push_back(llvm::json::Array{Identity, Shown});
+    Calls.push_back(llvm::json::Object{{"function", C.Function},
+                                       {"at", pointJSON(C.At)},
+                                       {"extent", llvm::json::Array{C.Begin, C.End}},
+                                       {"arguments", std::move(Args)},
+                                       {"callees", std::move(Callees)}});
+  }
   return llvm::json::Object{{"arguments", std::move(Arguments)},
                             {"functions", std::move(Functions)},
                             {"roots", std::move(Roots)},
                             {"references", std::move(References)},
                             {"erasures", std::move(Erasures)},
-                            {"erasedOrigins", std::move(ErasedOrigins)}};
+                            {"erasedOrigins", std::move(ErasedOrigins)},
+                            {"calls", std::move(Calls)}};
 }
 
 bool fromJSON(const llvm::json::Value &V, UnitFlow &Flow) {
@@ -907,12 +922,52 @@ bool fromJSON(const llvm::json::Value &V, UnitFlow &Flow) {
                 Flow.Erasures.push_back(std::move(E));
                 return true;
               }) &&
-         Each("erasedOrigins", [&](const llvm::json::Object &I) {
-           FlowErasedOrigin O;
-           if (!pointFrom(I.get("at"), O.At) || !stringFrom(I, "callee", O.Callee) ||
-               !stringFrom(I, "note", O.Note))
+         Each("erasedOrigins",
+              [&](const llvm::json::Object &I) {
+                FlowErasedOrigin O;
+                if (!pointFrom(I.get("at"), O.At) || !stringFrom(I, "callee", O.Callee) ||
+                    !stringFrom(I, "note", O.Note))
+                  return false;
+                Flow.ErasedOrigins.push_back(std::move(O));
+                return true;
+              }) &&
+         Each("calls", [&](const llvm::json::Object &I) {
+           FlowCall C;
+           // [a, b] of two non-negative integers, or of two strings.
+           auto Pair = [](const llvm::json::Value &V, auto &First, auto &Second) {
+             const llvm::json::Array *A = V.getAsArray();
+             if (!A || A->size() != 2)
+               return false;
+             if constexpr (std::is_same_v<std::decay_t<decltype(First)>, std::string>) {
+               std::optional<llvm::StringRef> X = (*A)[0].getAsString(), Y = (*A)[1].getAsString();
+               if (!X || !Y)
+                 return false;
+               First = X->str(), Second = Y->str();
+             } else {
+               std::optional<int64_t> X = (*A)[0].getAsInteger(), Y = (*A)[1].getAsInteger();
+               if (!X || !Y || *X < 0 || *Y < 0)
+                 return false;
+               First = unsigned(*X), Second = unsigned(*Y);
+             }
+             return true;
+           };
+           const llvm::json::Value *Extent = I.get("extent");
+           const llvm::json::Array *Args = I.getArray("arguments"),
+                                   *Callees = I.getArray("callees");
+           if (!stringFrom(I, "function", C.Function) || !pointFrom(I.get("at"), C.At) ||
+               !Extent || !Pair(*Extent, C.Begin, C.End) || !Args || !Callees)
              return false;
-           Flow.ErasedOrigins.push_back(std::move(O));
+           for (const llvm::json::Value &A : *Args) {
+             auto &[Begin, End] = C.Arguments.emplace_back();
+             if (!Pair(A, Begin, End))
+               return false;
+           }
+           for (const llvm::json::Value &A : *Callees) {
+             auto &[Identity, Shown] = C.Callees.emplace_back();
+             if (!Pair(A, Identity, Shown))
+               return false;
+           }
+           Flow.Calls.push_back(std::move(C));
            return true;
          });
 }

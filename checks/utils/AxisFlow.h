@@ -132,6 +132,28 @@ struct FlowReference {
   FlowPoint At;
 };
 
+/// A call in the definition of a FlowFunction, and what it resolves to now
+/// (recorded only where signatures of functions with external linkage may
+/// change). The fix that makes the function a template must leave it
+/// calling what it calls now: in the template, a call whose arguments depend
+/// on the new parameter is resolved where the template is instantiated, and
+/// argument-dependent lookup there finds the functions declared after it.
+struct FlowCall {
+  /// The function it is in (see flowKey).
+  std::string Function;
+  /// Where it names its callee (the call's place in CallResolution.h).
+  FlowPoint At;
+  /// The call's first and last token, and each argument's, as offsets in
+  /// At.File: a fix that edits the call outside its arguments rewrites it,
+  /// and claims what it calls otherwise.
+  unsigned Begin = 0, End = 0;
+  std::vector<std::pair<unsigned, unsigned>> Arguments;
+  /// What it calls: each function's identity across parses
+  /// (portableIdentity), with the function as a message shows it
+  /// ("'ns::f(int)' (file.cpp:3)").
+  std::vector<std::pair<std::string, std::string>> Callees;
+};
+
 /// For gradlint-type-erased-pullback: a function defined in this
 /// translation unit whose result is type-erased.
 struct FlowErasure {
@@ -162,6 +184,7 @@ struct UnitFlow {
   std::vector<FlowReference> References;
   std::vector<FlowErasure> Erasures;
   std::vector<FlowErasedOrigin> ErasedOrigins;
+  std::vector<FlowCall> Calls;
 };
 
 llvm::json::Value toJSON(const UnitFlow &Flow);

@@ -11,6 +11,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/FileSystem.h"
 
 namespace clang::tidy::gradlint {
 namespace {
@@ -940,6 +941,24 @@ std::optional<ExprSite> exprSiteOf(const Expr *E, SiteMapper Map) {
   if (!Begin || !End || !(Begin->File == End->File))
     return std::nullopt;
   return ExprSite{*Begin, End->Offset};
+}
+
+std::string realFileName(llvm::StringRef Name) {
+  llvm::SmallString<256> Real;
+  if (llvm::sys::fs::real_path(Name, Real))
+    return Name.str();
+  return std::string(Real);
+}
+
+std::string portableIdentity(llvm::StringRef Identity, const CallResolution::Callee &Callee,
+                             llvm::function_ref<std::string(llvm::sys::fs::UniqueID)> FileName) {
+  if (!Callee.Site)
+    return Identity.str();
+  std::string Prefix = siteText(Callee.Site) + "|";
+  if (!Identity.starts_with(Prefix))
+    return Identity.str();
+  return FileName(Callee.Site->File) + ":" + std::to_string(Callee.Site->Offset) + "|" +
+         Identity.drop_front(Prefix.size()).str();
 }
 
 std::string valueTypeIdentity(QualType Type, const ASTContext &Ctx) {

@@ -146,6 +146,17 @@ struct TypeObservation {
   bool Binding = false;
 };
 
+/// \p Identity, one of the identities resolveCalls gives \p Callee, written
+/// to hold across processes and machines: the place a lambda's call operator
+/// is identified by is written with \p FileName (a path) instead of the
+/// file's unique ID (a device and an inode).
+std::string portableIdentity(llvm::StringRef Identity, const CallResolution::Callee &Callee,
+                             llvm::function_ref<std::string(llvm::sys::fs::UniqueID)> FileName);
+
+/// The real path of the file named \p Name (the name itself when it has
+/// none): one name for a file in every parse, however it was included.
+std::string realFileName(llvm::StringRef Name);
+
 /// What resolveCalls finds.
 struct ResolvedCalls {
   /// The calls that take a watched value, by where they are written.

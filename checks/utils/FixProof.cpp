@@ -83,55 +83,6 @@ struct Edit {
   std::vector<Extent> Lines;
 };
 
-/// Maps offsets in the text that a file's replacements produced back to the
-/// original text: an offset in inserted text maps to the start of its edit;
-/// text the edits kept maps to itself (the first token after a removal too:
-/// `e` of a removed `std::any_cast<T>(e)`).
-/// Built once per parse; each lookup is a binary search (a file with
-/// thousands of fixes maps every call the proof compares).
-class OffsetMap {
-public:
-  explicit OffsetMap(const tooling::Replacements &Applied) {
-    long Delta = 0; // new - original, before the current replacement
-    for (const tooling::Replacement &R : Applied) {
-      long NewBegin = static_cast<long>(R.getOffset()) + Delta;
-      Edits.push_back({NewBegin, NewBegin + static_cast<long>(R.getReplacementText().size()),
-                       R.getOffset(), Delta});
-      Delta += static_cast<long>(R.getReplacementText().size()) -
-               static_cast<long>(R.getLength());
-    }
-    After = Delta;
-  }
-
-  unsigned original(unsigned NewOffset) const {
-    long Offset = NewOffset;
-    // The edits that begin at or before Offset; only those that begin
-    // where the last of them does can hold it (the new text of the edits
-    // is in order and does not overlap).
-    auto End = llvm::upper_bound(Edits, Offset,
-                                 [](long O, const Shifted &E) { return O < E.NewBegin; });
-    if (End == Edits.begin())
-      return NewOffset;
-    auto First = End - 1;
-    while (First != Edits.begin() && std::prev(First)->NewBegin == (End - 1)->NewBegin)
-      --First;
-    for (auto It = First; It != End; ++It)
-      if (Offset < It->NewEnd)
-        return It->Original;
-    long Delta = End == Edits.end() ? After : End->DeltaBefore;
-    return static_cast<unsigned>(Offset - Delta);
-  }
-
-private:
-  struct Shifted {
-    long NewBegin, NewEnd;
-    unsigned Original;
-    long DeltaBefore;
-  };
-  std::vector<Shifted> Edits;
-  long After = 0;
-};
-
 class Prover {
 public:
   Prover(Preprocessor &PP, ASTContext &Ctx)
@@ -290,11 +241,7 @@ public:
   /// instead of what \p Before says.
   std::string describeResolvedAgain(const SourceSite &At, const CallResolution &Before,
                                     const CallResolution &Now) const {
-    return "with it, the call at " + place(At, true) + " would call " + names(Now) +
-           " instead of " + names(Before) +
-           ": in the template the fix makes, it is resolved where the template is "
-           "instantiated, with the types the rewritten code gives, and argument-dependent "
-           "lookup there also finds functions declared after it";
+    return resolvedAgainReason(place(At, true), names(Now), names(Before));
   }
 
   /// Why a fix is withdrawn that keeps \p Text at \p At from a removed
@@ -614,6 +561,46 @@ EditKey editKey(const FixItHint &H) {
 }
 
 } // namespace
+
+OffsetMap::OffsetMap(const tooling::Replacements &Applied) {
+  long Delta = 0; // new - original, before the current replacement
+  for (const tooling::Replacement &R : Applied) {
+    long NewBegin = static_cast<long>(R.getOffset()) + Delta;
+    Edits.push_back({NewBegin, NewBegin + static_cast<long>(R.getReplacementText().size()),
+                     R.getOffset(), Delta});
+    Delta += static_cast<long>(R.getReplacementText().size()) -
+             static_cast<long>(R.getLength());
+  }
+  After = Delta;
+}
+
+unsigned OffsetMap::original(unsigned NewOffset) const {
+  long Offset = NewOffset;
+  // The edits that begin at or before Offset; only those that begin where
+  // the last of them does can hold it (the new text of the edits is in
+  // order and does not overlap).
+  auto End = llvm::upper_bound(Edits, Offset,
+                               [](long O, const Shifted &E) { return O < E.NewBegin; });
+  if (End == Edits.begin())
+    return NewOffset;
+  auto First = End - 1;
+  while (First != Edits.begin() && std::prev(First)->NewBegin == (End - 1)->NewBegin)
+    --First;
+  for (auto It = First; It != End; ++It)
+    if (Offset < It->NewEnd)
+      return It->Original;
+  long Delta = End == Edits.end() ? After : End->DeltaBefore;
+  return static_cast<unsigned>(Offset - Delta);
+}
+
+std::string resolvedAgainReason(llvm::StringRef CallAt, llvm::StringRef Now,
+                                llvm::StringRef Before) {
+  return ("with it, the call at " + CallAt + " would call " + Now + " instead of " + Before +
+          ": in the template the fix makes, it is resolved where the template is "
+          "instantiated, with the types the rewritten code gives, and argument-dependent "
+          "lookup there also finds functions declared after it")
+      .str();
+}
 
 void dropRepeatedEdits(std::vector<FixItHint> &Fix) {
   std::set<EditKey> Seen;

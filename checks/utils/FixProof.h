@@ -34,6 +34,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/Core/Replacement.h"
 #include <functional>
 #include <optional>
 #include <string>
@@ -117,6 +118,33 @@ struct ProofOutcome {
   /// The first error's text, for a note.
   std::string reason() const;
 };
+
+/// Maps offsets in the text that a file's replacements produced back to the
+/// original text: an offset in inserted text maps to the start of its edit;
+/// text the edits kept maps to itself (the first token after a removal too:
+/// `e` of a removed `std::any_cast<T>(e)`).
+/// Built once per parse; each lookup is a binary search (a file with
+/// thousands of fixes maps every call the proof compares).
+class OffsetMap {
+public:
+  explicit OffsetMap(const tooling::Replacements &Applied);
+  unsigned original(unsigned NewOffset) const;
+
+private:
+  struct Shifted {
+    long NewBegin, NewEnd;
+    unsigned Original;
+    long DeltaBefore;
+  };
+  std::vector<Shifted> Edits;
+  long After = 0;
+};
+
+/// Why a fix is withdrawn under which the call at \p CallAt ("file:line:col"),
+/// which it leaves as written in code it makes a template, would call
+/// \p Now instead of \p Before (each: "'ns::f(int)' (file.cpp:3)").
+std::string resolvedAgainReason(llvm::StringRef CallAt, llvm::StringRef Now,
+                                llvm::StringRef Before);
 
 /// Drops the edits of \p Fix that repeat an earlier one: a caller in a
 /// template is matched once per instantiation, with the same edit each

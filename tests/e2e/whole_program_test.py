@@ -7,7 +7,9 @@ gradlint traces the axis to that constant across the files and, with
 RewriteSignatures: all, makes it a template parameter everywhere in one fix:
 through --fix and through --export-fixes + clang-apply-replacements, with
 -j and with the cache. The fixed project builds and prints the same values.
-A whole-program fix the compiler rejects is withdrawn, with the reason.
+A whole-program fix the compiler rejects is withdrawn, with the reason; so
+is one under which a call it leaves as written in a function it makes a
+template would reach another function (an overload declared later).
 A pullback's type erasure is traced into the files that make it."""
 
 import json
@@ -141,13 +143,16 @@ class WholeProgramTest(unittest.TestCase):
             with open(os.path.join(self.dir, name)) as f, open(os.path.join(LAYERED, name)) as g:
                 self.assertEqual(f.read(), g.read())
 
-    def small_project(self, files):
+    def small_project(self, files, before_fix=None):
+        """Writes the project, calls before_fix(project) and runs --fix."""
         project = os.path.join(self.tmp, "ops")
         os.mkdir(project)
         for name, text in files.items():
             with open(os.path.join(project, name), "w") as f:
                 f.write(text)
         write_database(project, ["ops.cpp", "use.cpp"], ["-std=c++17", f"-I{LINT_INCLUDE}"])
+        if before_fix:
+            before_fix(project)
         proc = subprocess.run([GRADLINT, "-p", project, "--fix"], cwd=project,
                               capture_output=True, text=True)
         return project, diagnostics(proc.stdout)
@@ -207,6 +212,83 @@ class WholeProgramTest(unittest.TestCase):
         self.assertIn("return ops.template join<1>(x); }", fixed["use.cpp"])
         subprocess.run([CLANGXX, "-std=c++17", f"-I{LINT_INCLUDE}", "-fsyntax-only",
                         os.path.join(project, "ops.cpp"), os.path.join(project, "use.cpp")], check=True)
+
+    def later_overload_project(self, later):
+        # grow(), inline in a header, calls report(r, 0) where only the
+        # double overload is declared; use.cpp declares `later` after
+        # including it. Made a template, grow's `r` depends on the axis, so
+        # report is looked up again where grow<1> is instantiated (the end
+        # of use.cpp), where argument-dependent lookup finds `later`.
+        files = {
+            ".clang-tidy": self.OPTIONS,
+            "ops.h": "#include \"scaled_tensor.h\"\n#include <cstdio>\n"
+                     "using T3 = nn::Tensor<float, 3>;\n"
+                     "namespace nn {\n"
+                     "inline void report(const T3 &t, double) { std::printf(\"double %g\\n\", t.scale); }\n"
+                     "}\n"
+                     "inline T3 grow(const T3 &x, int axis) {\n"
+                     "  auto r = nn::cat(x, x, axis);\n"
+                     "  auto half = [](float s) { return s / 2; };\n"
+                     "  report(r, 0);\n"
+                     "  return {half(r.scale)};\n"
+                     "}\n"
+                     "T3 twice(const T3 &x);\n",
+            "ops.cpp": "#include \"ops.h\"\nT3 twice(const T3 &x) { return grow(x, 2); }\n",
+            "use.cpp": "#include \"ops.h\"\n"
+                       "namespace nn {\n" + later + "\n}\n"
+                       "int main() {\n"
+                       "  T3 x{3};\n"
+                       "  std::printf(\"%g %g\\n\", grow(x, 1).scale, twice(x).scale);\n"
+                       "}\n",
+        }
+        outputs = []
+
+        def run(project):
+            binary = os.path.join(self.tmp, f"run{len(outputs)}")
+            subprocess.run([CLANGXX, "-std=c++17", f"-I{LINT_INCLUDE}",
+                            *[os.path.join(project, s) for s in ["ops.cpp", "use.cpp"]],
+                            "-o", binary], check=True)
+            outputs.append(subprocess.run([binary], check=True, capture_output=True,
+                                          text=True).stdout)
+
+        project, out = self.small_project(files, run)
+        fixed = {}
+        for name in files:
+            with open(os.path.join(project, name)) as f:
+                fixed[name] = f.read()
+        run(project)
+        return files, fixed, out, outputs[0], outputs[1]
+
+    FINDING_IN_HEADER = [
+        "ops.h:8:26: warning: axis passed to 'nn::cat' comes from parameter 'axis', so the rank of the result is only known at run time [gradlint-runtime-concat-axis]",
+        "ops.cpp:2:40: note: 'grow' is called here with axis 2",
+        "use.cpp:7:34: note: 'grow' is called here with axis 1",
+        "ops.h:7:33: note: every call passes a constant: the fix makes 'axis' a template parameter of 'grow' and calls the compile-time form",
+    ]
+
+    def test_call_resolved_again_withdraws_the_fix(self):
+        files, fixed, out, before, after = self.later_overload_project(
+            "void report(const T3 &t, int) { std::printf(\"int %g\\n\", t.scale); }")
+        self.assertEqual(out, self.FINDING_IN_HEADER + [
+            "ops.h:8:26: note: fix withdrawn: with it, the call at ops.h:10:3 would call 'nn::report(const T3 &, int)' (use.cpp:3) instead of 'nn::report(const T3 &, double)' (ops.h:5): in the template the fix makes, it is resolved where the template is instantiated, with the types the rewritten code gives, and argument-dependent lookup there also finds functions declared after it",
+            "scaled_tensor.h:14:50: note: compile-time form declared here",
+        ])
+        self.assertEqual(fixed, files)
+        self.assertEqual(after, before)
+
+    def test_calls_resolved_as_before_keep_the_fix(self):
+        # The later overload takes another rank: grow's calls (the lambda's
+        # included) resolve as they do now, and the fix is applied.
+        files, fixed, out, before, after = self.later_overload_project(
+            "void report(const Tensor<float, 2> &t, int) { std::printf(\"rank 2 %g\\n\", t.scale); }")
+        self.assertEqual(out, self.FINDING_IN_HEADER + [
+            "scaled_tensor.h:14:50: note: compile-time form declared here",
+        ])
+        self.assertIn("template <int axis> inline T3 grow(const T3 &x) {\n"
+                      "  auto r = nn::cat<axis>(x, x);\n", fixed["ops.h"])
+        self.assertIn("grow<2>(x)", fixed["ops.cpp"])
+        self.assertIn("grow<1>(x)", fixed["use.cpp"])
+        self.assertEqual(after, before)
 
 
 class ErasureAcrossFilesTest(unittest.TestCase):

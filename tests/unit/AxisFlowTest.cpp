@@ -114,6 +114,10 @@ TEST(AxisFlowTest, FactsSurviveJson) {
   // The pullback check's facts travel in the same form.
   P.FlowB.Erasures.push_back({"c:@F@scaled", {"b.cpp", 9, 2, 10, {}}, "the erasure", "c:@F@erase"});
   P.FlowC.ErasedOrigins.push_back({{"c.cpp", 4, 1, 5, {}}, "c:@F@scaled", "the erasure"});
+  // So do the calls in the functions a whole-program fix may make templates.
+  P.FlowA.Calls.push_back({"c:@F@block#I#I#", {"a.cpp", 76, 2, 37, {}}, 76, 90,
+                           {{82, 82}, {85, 85}},
+                           {{"::layer(int, int, )", "'layer(int, int)' (a.cpp:1)"}}});
   std::vector<UnitFlow> Read(3);
   const UnitFlow *Units[] = {&P.FlowA, &P.FlowB, &P.FlowC};
   for (int I = 0; I < 3; ++I) {
@@ -137,9 +141,20 @@ TEST(AxisFlowTest, FactsSurviveJson) {
   ASSERT_EQ(Read[2].ErasedOrigins.size(), 1u);
   EXPECT_EQ(Read[2].ErasedOrigins[0].At.Line, 1u);
   EXPECT_EQ(Read[2].ErasedOrigins[0].Callee, "c:@F@scaled");
+  ASSERT_EQ(Read[0].Calls.size(), 1u);
+  const FlowCall &Call = Read[0].Calls[0];
+  EXPECT_EQ(Call.Function, "c:@F@block#I#I#");
+  EXPECT_EQ(Call.At.Offset, 76u);
+  EXPECT_EQ(Call.End, 90u);
+  EXPECT_EQ(Call.Arguments, (std::vector<std::pair<unsigned, unsigned>>{{82, 82}, {85, 85}}));
+  ASSERT_EQ(Call.Callees.size(), 1u);
+  EXPECT_EQ(Call.Callees[0].second, "'layer(int, int)' (a.cpp:1)");
   // Malformed facts are refused, not half read.
   UnitFlow Bad;
   EXPECT_FALSE(fromJSON(llvm::json::Object{{"arguments", 3}}, Bad));
+  llvm::json::Value Calls = toJSON(P.FlowA);
+  (*Calls.getAsObject()->getArray("calls"))[0].getAsObject()->erase("extent");
+  EXPECT_FALSE(fromJSON(Calls, Bad));
 }
 
 TEST(AxisFlowTest, ARuntimeCallerMeansNoFix) {
