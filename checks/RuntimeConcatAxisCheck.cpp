@@ -754,7 +754,8 @@ public:
     for (const FunctionDecl *FD : Definitions) {
       if (Keys.empty())
         break;
-      if (!Keys.count(flowKey(FD)))
+      std::string Key = flowKey(FD);
+      if (!Keys.count(Key))
         continue;
       Calls Body;
       Body.TraverseStmt(FD->getBody());
@@ -766,7 +767,7 @@ public:
         if (!Site || !Begin || !End)
           continue;
         FlowCall C;
-        C.Function = flowKey(FD);
+        C.Function = Key;
         C.At = flowPoint(Call->getExprLoc(), SM);
         C.Begin = *Begin;
         C.End = *End;

@@ -212,16 +212,14 @@ private:
       return flow::SourceSite{It->second.UID, It->second.Offsets->original(Site->Offset)};
     };
     std::set<flow::SourceSite> Pinned;
-    std::map<flow::SourceSite, const std::pair<const std::pair<std::string, unsigned>,
-                                               CallBefore> *>
-        Sites;
-    for (const auto &Entry : Before) {
+    std::map<flow::SourceSite, const CallBefore *> Sites;
+    for (const auto &[Place, Call] : Before) {
       sys::fs::UniqueID UID;
-      if (sys::fs::getUniqueID(Entry.first.first, UID))
+      if (sys::fs::getUniqueID(Place.first, UID))
         continue;
-      flow::SourceSite Site{UID, Entry.first.second};
+      flow::SourceSite Site{UID, Place.second};
       Pinned.insert(Site);
-      Sites.emplace(Site, &Entry);
+      Sites.emplace(Site, &Call);
     }
     flow::ResolvedCalls Found = flow::resolveCalls(Ctx, {}, Pinned, Original);
     auto FileName = [&](sys::fs::UniqueID UID) {
@@ -232,7 +230,7 @@ private:
       auto Was = Sites.find(Site);
       if (Was == Sites.end() || !Reason.empty())
         continue;
-      const CallBefore &B = Was->second->second;
+      const CallBefore &B = *Was->second;
       std::vector<std::string> Shown;
       bool Changed = false;
       for (const auto &[Identity, Callee] : Now.Callees) {
@@ -266,6 +264,9 @@ private:
 /// templates resolve as before; otherwise why not, for a note.
 std::string prove(const std::vector<flow::FlowEdit> &Edits, ArrayRef<flow::UnitFlow> Flows,
                   const tooling::CompilationDatabase &Database, ArrayRef<std::string> Files) {
+  auto NotCompiling = [](const std::string &Why) {
+    return "with it the code does not compile: " + Why;
+  };
   std::map<std::string, std::vector<const flow::FlowEdit *>> ByFile;
   for (const flow::FlowEdit &E : Edits)
     ByFile[E.File].push_back(&E);
@@ -275,19 +276,19 @@ std::string prove(const std::vector<flow::FlowEdit> &Edits, ArrayRef<flow::UnitF
   for (auto &[File, List] : ByFile) {
     ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(File);
     if (!Buffer)
-      return "with it the code does not compile: cannot read " + File;
+      return NotCompiling("cannot read " + File);
     std::string Text = (*Buffer)->getBuffer().str();
     // From the end, so that earlier offsets stay valid.
     for (auto It = List.rbegin(); It != List.rend(); ++It) {
       const flow::FlowEdit &E = **It;
       if (E.Offset + E.Length > Text.size())
-        return "with it the code does not compile: " + File + " changed since it was analysed";
+        return NotCompiling(File + " changed since it was analysed");
       Text.replace(E.Offset, E.Length, E.Text);
     }
     for (const flow::FlowEdit *E : List)
       if (llvm::Error Err = Applied[File].add(
               tooling::Replacement(File, E->Offset, E->Length, E->Text)))
-        return "with it the code does not compile: " + toString(std::move(Err));
+        return NotCompiling(toString(std::move(Err)));
     Contents[File] = std::move(Text);
     Edited.insert(File);
   }
@@ -297,7 +298,7 @@ std::string prove(const std::vector<flow::FlowEdit> &Edits, ArrayRef<flow::UnitF
   for (const auto &[File, Replacements] : Applied) {
     sys::fs::UniqueID UID;
     if (sys::fs::getUniqueID(File, UID))
-      return "with it the code does not compile: cannot read " + File;
+      return NotCompiling("cannot read " + File);
     Maps.emplace_back(Replacements);
     Real.emplace(flow::realFileName(File), ResolvingAction::EditedFile{UID, &Maps.back()});
   }
@@ -324,10 +325,9 @@ std::string prove(const std::vector<flow::FlowEdit> &Edits, ArrayRef<flow::UnitF
     Actions.Make = [&] { return std::make_unique<ResolvingAction>(Real, Before, Rebound); };
     int Status = Tool.run(&Actions);
     if (!Errors.Text.empty())
-      return "with it the code does not compile: " + Errors.Text;
+      return NotCompiling(Errors.Text);
     if (Status)
-      return "with it the code does not compile: " + sys::path::filename(Unit).str() +
-             " does not compile";
+      return NotCompiling(sys::path::filename(Unit).str() + " does not compile");
     if (!Rebound.empty())
       return Rebound;
   }
