@@ -119,6 +119,26 @@ std::vector<FlowEdit> templateArgumentEdits(const CallExpr *Call, const Expr *Ar
   return Edits;
 }
 
+/// The default argument a call to a function takes for its parameter
+/// \p Param, if it takes one.
+const CXXDefaultArgExpr *defaultArgument(const CallExpr *Call, unsigned Param) {
+  unsigned Index = Param;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+    if (isa_and_nonnull<CXXMethodDecl>(Op->getDirectCallee()))
+      ++Index;
+  return Index < Call->getNumArgs() ? dyn_cast<CXXDefaultArgExpr>(Call->getArg(Index))
+                                    : nullptr;
+}
+
+/// Whether \p P's default argument is a constant expression, which a
+/// template parameter can take as its own default.
+bool defaultIsConstant(const ParmVarDecl *P, const ASTContext &Ctx) {
+  if (P->hasUnparsedDefaultArg() || P->hasUninstantiatedDefaultArg())
+    return false;
+  const Expr *Default = P->getDefaultArg();
+  return Default && !Default->isValueDependent() && evaluateAxis(Default, Ctx);
+}
+
 class FlowCollector : public RecursiveASTVisitor<FlowCollector> {
 public:
   FlowCollector(ASTContext &Ctx, UnitFlow &Flow)
@@ -183,8 +203,15 @@ private:
     A.Param = Param;
     const Expr *Arg = argumentForParameter(Call, Param);
     if (!Arg) {
+      // The default's value when it is a constant: once the parameter is a
+      // template parameter with the same default, the call, as written,
+      // instantiates the template for that value.
       A.Kind = FlowArgument::Default;
       A.At = flowPoint(Call->getBeginLoc(), SM);
+      if (const auto *Default = defaultArgument(Call, Param))
+        if (!Default->isValueDependent())
+          if (std::optional<llvm::APSInt> V = evaluateAxis(Default->getExpr(), Ctx))
+            A.Value = toString(*V, 10);
       Flow.Arguments.push_back(std::move(A));
       return;
     }
@@ -472,8 +499,9 @@ std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
     return Name + " takes a variable number of arguments";
   if (!isIntegralParameter(P))
     return "parameter " + quotedName(P) + " is not an integer passed by value";
-  if (P->hasDefaultArg())
-    return "parameter " + quotedName(P) + " has a default argument";
+  if (P->hasDefaultArg() && !defaultIsConstant(P, Ctx))
+    return "parameter " + quotedName(P) +
+           " has a default argument that is not a constant expression";
   // In a template, a dependent call may take the parameter by reference:
   // ask each instantiation, where every call is resolved (the pattern only
   // when there is none).
@@ -622,14 +650,28 @@ FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
   for (const FunctionDecl *R : FD->redecls()) {
     if (inSystemHeader(R->getLocation(), SM))
       continue;
+    // The default argument moves to the template parameter, on the
+    // declaration that writes it (a redeclaration may not repeat it).
+    std::string Parameter = TemplateParameter;
+    if (const ParmVarDecl *Own = R->getParamDecl(Param);
+        Own->hasDefaultArg() && !Own->hasInheritedDefaultArg()) {
+      std::string Default = Fixes.sourceText(Own->getDefaultArgRange());
+      if (Default.empty()) {
+        F.Blockers.push_back("the default argument of " + F.ParamName + " is in a macro");
+        continue;
+      }
+      // `>` would end the template parameter list.
+      Parameter += llvm::StringRef(Default).contains('>') ? " = (" + Default + ")"
+                                                          : " = " + Default;
+    }
     std::vector<FixItHint> Hints;
     if (const FunctionTemplateDecl *T = R->getDescribedFunctionTemplate())
       Hints.push_back(FixItHint::CreateInsertion(
           T->getTemplateParameters()->getLAngleLoc().getLocWithOffset(1),
-          TemplateParameter + ", "));
+          Parameter + ", "));
     else
       Hints.push_back(FixItHint::CreateInsertion(
-          R->getOuterLocStart(), "template <" + TemplateParameter + "> "));
+          R->getOuterLocStart(), "template <" + Parameter + "> "));
     // The parameter and one neighbouring comma, as for an argument.
     llvm::SmallVector<SourceRange, 8> Params;
     for (const ParmVarDecl *Other : R->parameters())
@@ -1081,14 +1123,21 @@ FlowProgram::Plan FlowProgram::resolve(const FlowRoot &Root) const {
       }
       case FlowArgument::Default:
         Text += "without an axis, so it takes the default";
-        AllConstant = false;
+        if (A->Value.empty()) {
+          Text += ", which is not a compile-time constant";
+          AllConstant = false;
+        } else {
+          Text += ", " + A->Value;
+        }
         break;
       case FlowArgument::Runtime:
         Text += "with an axis that is not a compile-time constant";
         AllConstant = false;
         break;
       }
-      if (A->Edits.empty() && Problem.empty() && AllConstant) {
+      // A call that takes the default stays as written.
+      if (A->Edits.empty() && A->Kind != FlowArgument::Default && Problem.empty() &&
+          AllConstant) {
         Problem = "this call cannot be rewritten to pass the axis as a template argument";
         ProblemAt = A->At;
       }
@@ -1119,7 +1168,8 @@ FlowProgram::Plan FlowProgram::resolve(const FlowRoot &Root) const {
     Values.emplace(N, ValueSet(ByValue));
   for (const Node &N : Order)
     for (const FlowArgument *A : Calls.at(N))
-      if (A->Kind == FlowArgument::Constant)
+      if (A->Kind == FlowArgument::Constant ||
+          (A->Kind == FlowArgument::Default && !A->Value.empty()))
         Values.at(N).insert(A->Value);
   for (bool Changed = true; Changed;) {
     Changed = false;
