@@ -103,6 +103,40 @@ const FunctionDecl *enclosingFunction(const CallExpr *Call, ASTContext &Ctx) {
   return nullptr;
 }
 
+/// The operand that is never evaluated and holds \p Call, by the keyword
+/// that makes it one ("decltype", "sizeof", "typeid", "noexcept",
+/// "requires"); empty when the call is evaluated (a call in a lambda inside
+/// such an operand is evaluated when the lambda is called).
+llvm::StringRef unevaluatedOperand(const CallExpr *Call, ASTContext &Ctx) {
+  DynTypedNode Node = DynTypedNode::create(*Call);
+  for (unsigned Depth = 0; Depth < 128; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return {};
+    const DynTypedNode &Parent = Parents[0];
+    if (const auto *Trait = Parent.get<UnaryExprOrTypeTraitExpr>())
+      return getTraitSpelling(Trait->getKind());
+    if (const auto *Typeid = Parent.get<CXXTypeidExpr>()) {
+      if (!Typeid->isPotentiallyEvaluated())
+        return "typeid";
+    } else if (Parent.get<CXXNoexceptExpr>()) {
+      return "noexcept";
+    } else if (Parent.get<RequiresExpr>()) {
+      return "requires";
+    } else if (const auto *Type = Parent.get<TypeLoc>()) {
+      if (Type->getAs<DecltypeTypeLoc>())
+        return "decltype";
+      if (Type->getAs<TypeOfExprTypeLoc>())
+        return "typeof";
+    } else if (Parent.get<LambdaExpr>() || Parent.get<CompoundStmt>() ||
+               Parent.get<FunctionDecl>() || Parent.get<TranslationUnitDecl>()) {
+      return {};
+    }
+    Node = Parent;
+  }
+  return {};
+}
+
 /// Whether \p Call is in code instantiated from a template, where a member
 /// template named through a dependent object needs the `template` keyword.
 bool isInTemplateInstantiation(const CallExpr *Call, ASTContext &Ctx) {
@@ -404,6 +438,10 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
     FixClaims Claims;
     Claims.Calls.push_back(
         {Call, std::vector<const Decl *>(Form->Overloads.begin(), Form->Overloads.end())});
+    // Where the call is never evaluated, its type is all the program uses
+    // (`decltype(cat(x, y, 1))`, `sizeof`): the form must give the same.
+    if (llvm::StringRef Operand = unevaluatedOperand(Call, Ctx); !Operand.empty())
+      Claims.Types.push_back({Call, Call->getType(), Operand});
     report(Ctx, std::move(Rewrite), Emit, Claims, std::move(Fallbacks));
   }
   else if (F.Provenance.movable())

@@ -247,9 +247,15 @@ public:
   /// Why a fix is withdrawn that keeps \p Text at \p At from a removed
   /// cast to \p Expected, where with the fix it has type \p Now.
   std::string describeKeptType(const ExprSite &At, llvm::StringRef Text, llvm::StringRef Now,
-                               llvm::StringRef Expected) const {
-    return "with it, '" + Text.str() + "' at " + place(At.Begin, true) + " would be '" +
-           Now.str() + "' where the cast removed from it asks for '" + Expected.str() +
+                               llvm::StringRef Expected, llvm::StringRef Unevaluated) const {
+    std::string Start =
+        "with it, '" + Text.str() + "' at " + place(At.Begin, true) + " would be '" + Now.str();
+    if (!Unevaluated.empty())
+      return Start + "' where it is '" + Expected.str() + "' now: it is the operand of '" +
+             Unevaluated.str() +
+             "', which is never evaluated, so the fix would change only a type the program "
+             "inspects";
+    return Start + "' where the cast removed from it asks for '" + Expected.str() +
            "': the cast fails now, and without it the value would flow on";
   }
 
@@ -672,14 +678,18 @@ void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
       std::optional<ExprSite> At = exprSiteOf(E.Kept, Original);
       if (!At)
         continue;
+      // A cast's type as the user wrote it; a call's type as the parse of
+      // the fixed file prints the new one, to compare like with like.
       QualType Shown = E.Type.getNonReferenceType().getUnqualifiedType();
+      if (!E.Unevaluated.empty())
+        Shown = Shown.getCanonicalType();
       Kept.push_back({*At,
                       Lexer::getSourceText(CharSourceRange::getTokenRange(
                                                E.Kept->getSourceRange()),
                                            SM, Context.getLangOpts())
                           .str(),
                       valueTypeIdentity(E.Type, Context),
-                      Shown.getAsString(Context.getPrintingPolicy())});
+                      Shown.getAsString(Context.getPrintingPolicy()), E.Unevaluated.str()});
     }
     for (const CallExpr *Call : Claims.Replaced)
       if (std::optional<ExprSite> At = exprSiteOf(Call, Original))
@@ -926,7 +936,8 @@ void FixProof::prove() {
           if (Identity != Value.Identity) {
             Failures.push_back(
                 {{{DiagnosticsEngine::Error, 0,
-                   P.describeKeptType(Value.At, Value.Text, Shown, Value.Shown),
+                   P.describeKeptType(Value.At, Value.Text, Shown, Value.Shown,
+                                       Value.Unevaluated),
                    P.locationOf(Value.At.Begin)}},
                  {Indices[K]},
                  /*KeptType=*/true});

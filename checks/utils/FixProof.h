@@ -60,13 +60,19 @@ struct ExpectedCall {
   std::vector<const Decl *> Callees;
 };
 
-/// An expression a fix keeps from a cast it removes (`e` of
-/// `std::any_cast<T>(e)`, `std::get<T>(e)`), and the type the cast gives
-/// (`T`): with the fix, the expression must have that type, or the cast,
-/// which fails today, would let a value of another type flow on.
+/// An expression whose type a fix must leave as \p Type. Either one a fix
+/// keeps from a cast it removes (`e` of `std::any_cast<T>(e)`,
+/// `std::get<T>(e)`), with the type the cast gives (`T`): with the fix, the
+/// expression must have that type, or the cast, which fails today, would
+/// let a value of another type flow on. Or (\p Unevaluated names the
+/// operand: "decltype", "sizeof") a call the fix rewrites in an operand
+/// that is never evaluated: there the call's type is all the program uses,
+/// so a fix that changes it changes what the program inspects, and nothing
+/// that runs.
 struct ExpectedType {
   const Expr *Kept;
   QualType Type;
+  llvm::StringRef Unevaluated = {};
 };
 
 /// What a fix claims besides compiling.
@@ -200,6 +206,8 @@ private:
     struct KeptValue {
       ExprSite At;
       std::string Text, Identity, Shown;
+      /// The unevaluated operand a rewritten call is in (ExpectedType).
+      std::string Unevaluated;
     };
     std::vector<KeptValue> Kept;
     /// Where the calls it replaces are written.
