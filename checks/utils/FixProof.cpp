@@ -4,6 +4,8 @@
 #include "gradlint/LlvmCompat.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/Basic/DiagnosticParse.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/TargetInfo.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
@@ -39,6 +41,24 @@ struct RawDiagnostic {
   llvm::sys::fs::UniqueID UID;
   unsigned Offset = 0;
 };
+
+/// The keyword whose absence an error reports, at the error's place: a
+/// dependent name used as a type (`typename`, before its qualifier) or as a
+/// template (`template`, before the name). Each is what the compiler itself
+/// says is missing; adding it never changes what a name means, only lets
+/// the template be parsed as the function was.
+llvm::StringRef missingKeyword(unsigned ID) {
+  switch (ID) {
+  case diag::err_typename_missing:
+  case diag::err_typename_missing_template:
+    return "typename ";
+  case diag::err_template_kw_missing:
+  case diag::err_missing_dependent_template_keyword:
+    return "template ";
+  default:
+    return {};
+  }
+}
 
 class CaptureDiagnostics : public DiagnosticConsumer {
 public:
@@ -344,8 +364,11 @@ private:
         if (FileID File = originalFile(R); File.isValid()) {
           auto It = Offsets.find(File);
           unsigned Offset = It == Offsets.end() ? R.Offset : It->second.original(R.Offset);
-          if (Offset <= SM.getBufferData(File).size())
+          if (Offset <= SM.getBufferData(File).size()) {
             D.Loc = SM.getComposedLoc(File, Offset);
+            if (It == Offsets.end() || !It->second.inserted(R.Offset))
+              D.Keyword = missingKeyword(R.ID);
+          }
         }
       Errors.back().push_back(std::move(D));
     }
@@ -580,6 +603,13 @@ OffsetMap::OffsetMap(const tooling::Replacements &Applied) {
   After = Delta;
 }
 
+bool OffsetMap::inserted(unsigned NewOffset) const {
+  long Offset = NewOffset;
+  return llvm::any_of(Edits, [&](const Shifted &E) {
+    return E.NewBegin <= Offset && Offset < E.NewEnd;
+  });
+}
+
 unsigned OffsetMap::original(unsigned NewOffset) const {
   long Offset = NewOffset;
   // The edits that begin at or before Offset; only those that begin where
@@ -710,7 +740,8 @@ void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
   llvm::erase_if(Fallbacks, [](const std::vector<FixItHint> &Other) { return Other.empty(); });
   Findings.push_back({std::move(Fix), std::move(Emit), Question, std::move(Sites),
                       std::move(Calls), std::move(Kept), std::move(Replaced),
-                      std::move(Unchanged), std::move(Fallbacks), {}, std::nullopt});
+                      std::move(Unchanged), std::move(Fallbacks), 0, false, false, {},
+                      std::nullopt});
 }
 
 void FixProof::leave() {
@@ -958,6 +989,30 @@ void FixProof::prove() {
     Findings[I].Outcome.CallsRebound |= !F.KeptType;
   };
 
+  // A fix that fails for want of `typename` or `template` in code it makes
+  // a template (`decltype(r)::value_type v;` once `r` is dependent) is
+  // tried again, next, with the keywords the compiler asked for, and proved
+  // like any other way to write it; what the compiler then asks for is
+  // added in the rounds after (a name parsed as a value until the first
+  // keyword made the statement a declaration).
+  constexpr unsigned MaxKeywordRounds = 3;
+  auto AddKeywords = [&](size_t I, llvm::ArrayRef<Failure> Failures) {
+    Finding &F = Findings[I];
+    if (F.Question || F.KeywordRounds >= MaxKeywordRounds)
+      return;
+    std::vector<FixItHint> Fix = F.Fix;
+    std::set<SourceLocation> Added;
+    for (const Failure &Each : Failures)
+      for (const ProofDiagnostic &D : Each.Error)
+        if (!D.Keyword.empty() && D.Loc.isValid() && Added.insert(D.Loc).second)
+          Fix.push_back(FixItHint::CreateInsertion(D.Loc, D.Keyword));
+    if (Added.empty())
+      return;
+    ++F.KeywordRounds;
+    F.NextHasKeywords = true;
+    F.Fallbacks.insert(F.Fallbacks.begin(), std::move(Fix));
+  };
+
   // A withdrawn fix with another way to write it (a qualified name where
   // the name as the user spelled it finds something else) tries that in a
   // round of its own once the others are done.
@@ -967,8 +1022,13 @@ void FixProof::prove() {
       if (F.Outcome.Proved || F.Fallbacks.empty() || Parses >= MaxProofParses)
         continue;
       std::optional<Edit> Next = P.editOf(F.Fallbacks.front());
-      if (!F.Primary)
+      // The reason to give if no way holds: the first way's, written as
+      // the user would, unless keywords were added to it: then what the
+      // compiler said with them.
+      if (!F.Primary || F.KeywordsAdded)
         F.Primary = F.Outcome;
+      F.KeywordsAdded = F.NextHasKeywords;
+      F.NextHasKeywords = false;
       F.Fix = std::move(F.Fallbacks.front());
       F.Fallbacks.erase(F.Fallbacks.begin());
       if (!Next)
@@ -999,6 +1059,9 @@ void FixProof::prove() {
     std::vector<const Edit *> TriedEdits = EditsOf(Tried);
     std::set<size_t> Blamed;
     bool Untraced = false;
+    // The compiler's errors each fix is blamed for (with one fix tried,
+    // every error is its doing).
+    std::map<size_t, std::vector<Failure>> CompileErrors;
     for (const Failure &F : Failures) {
       if (!F.Owners.empty()) {
         for (size_t I : F.Owners)
@@ -1011,8 +1074,14 @@ void FixProof::prove() {
       for (size_t K : Culprits) {
         Blamed.insert(Tried[K]);
         Withdraw(Tried[K], F.Error);
+        if (Tried.size() > 1)
+          CompileErrors[Tried[K]].push_back(F);
       }
     }
+    if (Tried.size() == 1 && Blamed.count(Tried.front()))
+      CompileErrors[Tried.front()] = Failures;
+    for (const auto &[I, Errors] : CompileErrors)
+      AddKeywords(I, Errors);
     llvm::erase_if(Tried, [&](size_t I) { return Blamed.count(I); });
     // Only questions failed: their errors cannot hide another's, so what
     // was tried with them compiled.
@@ -1067,6 +1136,7 @@ void FixProof::prove() {
           }
           if (Part.size() == 1) {
             Withdraw(Part.front(), Result.front().Error);
+            AddKeywords(Part.front(), Result);
             return;
           }
           Bisect(Part.take_front(Part.size() / 2));
@@ -1081,9 +1151,10 @@ void FixProof::prove() {
 
 void FixProof::finishFallbacks() {
   // A fix none of whose ways to write it holds is withdrawn for the reason
-  // its first way gave: the one written as the user would.
+  // its first way gave: the one written as the user would (with the
+  // keywords the compiler asked for, when the last way added them).
   for (Finding &F : Findings)
-    if (F.Primary && !F.Outcome.Proved)
+    if (F.Primary && !F.Outcome.Proved && !F.KeywordsAdded)
       F.Outcome = *F.Primary;
 }
 

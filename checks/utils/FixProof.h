@@ -50,6 +50,11 @@ struct ProofDiagnostic {
   /// Where the diagnostic points in the original parse (inside an edit: the
   /// edit's start), when the file was part of it; invalid otherwise.
   SourceLocation Loc;
+  /// For an error that a missing `typename` or `template` keyword causes
+  /// in text a fix left as it was (code the fix makes a template names a
+  /// type or template through something now dependent): the keyword to
+  /// insert at \p Loc, which is then exactly that text's place.
+  llvm::StringRef Keyword = {};
 };
 
 /// A call a fix rewrites, and the functions it may call once rewritten (the
@@ -135,6 +140,8 @@ class OffsetMap {
 public:
   explicit OffsetMap(const tooling::Replacements &Applied);
   unsigned original(unsigned NewOffset) const;
+  /// Whether \p NewOffset is in text an edit inserted (not kept text).
+  bool inserted(unsigned NewOffset) const;
 
 private:
   struct Shifted {
@@ -215,6 +222,11 @@ private:
     /// Where the calls it must leave resolved as they are name their callee.
     std::vector<SourceSite> Unchanged;
     std::vector<std::vector<FixItHint>> Fallbacks;
+    /// How many times the keywords the compiler asked for were added;
+    /// whether the fix being proved is such a way, and whether the next
+    /// fallback is.
+    unsigned KeywordRounds = 0;
+    bool KeywordsAdded = false, NextHasKeywords = false;
     ProofOutcome Outcome;
     /// The outcome of the fix as first written, once a fallback is tried.
     std::optional<ProofOutcome> Primary;
