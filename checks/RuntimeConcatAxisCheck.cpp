@@ -400,6 +400,14 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
   F.HiddenFriendBeforeCxx20 = CalleeRef && !CalleeRef->hasQualifier() &&
                               Call->usesADL() && !getLangOpts().CPlusPlus20 &&
                               isHiddenFriendForm(*Form);
+  // The run-time form's parameter may convert the axis to another value
+  // (`-1` to an `unsigned`); a template argument is converted without
+  // narrowing, so the text as written would give the compile-time form
+  // the written value, or not compile.
+  if (F.Provenance.Value)
+    if (std::optional<llvm::APSInt> Written = evaluateAxis(Axis->IgnoreParenImpCasts(), Ctx))
+      if (!llvm::APSInt::isSameValue(*Written, *F.Provenance.Value))
+        F.ConvertedFrom = Written;
   // The call rewritten to the compile-time form is the fix for a constant
   // axis; for any other axis it is only a question to the compiler (axis 0):
   // does the form take these arguments at all?
@@ -445,7 +453,7 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
     report(Ctx, std::move(Rewrite), Emit, Claims, std::move(Fallbacks));
   }
   else if (F.Provenance.movable())
-    report(Ctx, {}, Emit); // a hidden friend before C++20: nothing to ask
+    report(Ctx, {}, Emit); // a hidden friend before C++20, a converted axis: nothing to ask
   else
     ask(Ctx, questionFor(Call, Rewrite, Ctx), Emit);
 }
@@ -693,6 +701,12 @@ void RuntimeConcatAxisCheck::emit(const Finding &F,
          "does not look it up that way",
          DiagnosticIDs::Note)
         << F.Callee->getName();
+  if (F.ConvertedFrom)
+    diag(Axis->getBeginLoc(),
+         "no fix: the run-time form's parameter converts the axis as written, "
+         "%0, to %1; moved into the compile-time form it would stay %0",
+         DiagnosticIDs::Note)
+        << toString(*F.ConvertedFrom, 10) << toString(*F.Provenance.Value, 10);
   noteWithdrawn(Axis->getBeginLoc(), Proof);
   if (!Proof.withdrawn())
     return;
@@ -881,6 +895,13 @@ void RuntimeConcatAxisCheck::reportParameterFindings(ASTContext &Ctx) {
     Root.At = flowPoint(P.F.Axis->getBeginLoc(), SM);
     Root.Mode = RewriteSignatures;
     Root.MaxNotes = MaxCallSiteNotes;
+    // The type the run-time form takes the axis as (`bool` converts
+    // otherwise than by width, and is not an axis type anyway).
+    if (QualType Received = P.F.Axis->getType();
+        Received->isIntegralOrUnscopedEnumerationType() && !Received->isBooleanType()) {
+      Root.ReceivedBits = Ctx.getIntWidth(Received);
+      Root.ReceivedSigned = Received->isSignedIntegerOrEnumerationType();
+    }
     for (const FixItHint &Hint : P.Rewrite) {
       std::optional<FlowEdit> E = flowEdit(Hint, SM, getLangOpts());
       if (!E) {

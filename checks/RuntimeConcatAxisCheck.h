@@ -50,8 +50,15 @@ private:
     /// The form is a hidden friend that only argument-dependent lookup
     /// finds, and before C++20 `cat<1>(x, y)` cannot name it that way.
     bool HiddenFriendBeforeCxx20 = false;
+    /// The axis as written has another value than the run-time form's
+    /// parameter receives (`-1` for an `unsigned` parameter is 4294967295):
+    /// moved into the compile-time form, the text would give that form
+    /// the written value, or not compile. The written value, then.
+    std::optional<llvm::APSInt> ConvertedFrom;
     /// A constant axis whose text moves into the compile-time form.
-    bool fixable() const { return Provenance.movable() && !HiddenFriendBeforeCxx20; }
+    bool fixable() const {
+      return Provenance.movable() && !HiddenFriendBeforeCxx20 && !ConvertedFrom;
+    }
   };
 
   void parseOptions();

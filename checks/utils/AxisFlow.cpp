@@ -838,7 +838,9 @@ llvm::json::Value toJSON(const UnitFlow &Flow) {
                                        {"at", pointJSON(R.At)},
                                        {"mode", int(R.Mode)},
                                        {"maxNotes", R.MaxNotes},
-                                       {"edits", editsJSON(R.Edits)}});
+                                       {"edits", editsJSON(R.Edits)},
+                                       {"receivedBits", R.ReceivedBits},
+                                       {"receivedSigned", R.ReceivedSigned}});
   for (const FlowReference &R : Flow.References)
     References.push_back(
         llvm::json::Object{{"function", R.Function}, {"at", pointJSON(R.At)}});
@@ -942,8 +944,13 @@ bool fromJSON(const llvm::json::Value &V, UnitFlow &Flow) {
                     !unsignedFrom(I, "param", R.Param) || !pointFrom(I.get("at"), R.At) ||
                     !unsignedFrom(I, "mode", Mode) || Mode > unsigned(SignatureRewrites::All) ||
                     !unsignedFrom(I, "maxNotes", R.MaxNotes) ||
-                    !editsFrom(I.get("edits"), R.Edits))
+                    !editsFrom(I.get("edits"), R.Edits) ||
+                    !unsignedFrom(I, "receivedBits", R.ReceivedBits))
                   return false;
+                std::optional<bool> Signed = I.getBoolean("receivedSigned");
+                if (!Signed)
+                  return false;
+                R.ReceivedSigned = *Signed;
                 R.Mode = SignatureRewrites(Mode);
                 Flow.Roots.push_back(std::move(R));
                 return true;
@@ -1177,6 +1184,20 @@ FlowProgram::Plan FlowProgram::resolve(const FlowRoot &Root) const {
       for (const std::string &V : ValueSet(Values.at(Caller)))
         Changed |= Values.at(Callee).insert(V).second;
   }
+  // The run-time form converts each axis that reaches it to its own
+  // parameter's type; the compile-time form would take it unconverted.
+  if (Root.ReceivedBits > 0)
+    for (const std::string &V : Values.at(Order.front())) {
+      llvm::APSInt Value(V);
+      llvm::APSInt Received = Value.extOrTrunc(Root.ReceivedBits);
+      Received.setIsSigned(Root.ReceivedSigned);
+      if (!llvm::APSInt::isSameValue(Received, Value)) {
+        Problem = "the run-time form's parameter converts axis " + V + " to " +
+                  toString(Received, 10) + ", and a template parameter would pass " + V;
+        ProblemAt = Root.At;
+        break;
+      }
+    }
   for (const Node &N : Order) {
     const FlowFunction *Fn = FunctionOf(N.first, N.second);
     if (!Problem.empty())

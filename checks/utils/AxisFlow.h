@@ -125,6 +125,13 @@ struct FlowRoot {
   /// The concatenation rewritten to its compile-time form, with the
   /// parameter's name as the axis; empty when that cannot be written.
   std::vector<FlowEdit> Edits;
+  /// The integer type the run-time form's parameter receives the axis as
+  /// (0 bits: unknown). It converts the parameter's value silently (`-1`
+  /// to an `unsigned` is 4294967295), where the compile-time form's
+  /// template parameter takes the value itself: every axis that reaches
+  /// the root must be a value of this type.
+  unsigned ReceivedBits = 0;
+  bool ReceivedSigned = true;
 };
 
 struct FlowReference {
