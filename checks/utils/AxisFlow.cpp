@@ -119,24 +119,13 @@ std::vector<FlowEdit> templateArgumentEdits(const CallExpr *Call, const Expr *Ar
   return Edits;
 }
 
-/// The default argument a call to a function takes for its parameter
-/// \p Param, if it takes one.
-const CXXDefaultArgExpr *defaultArgument(const CallExpr *Call, unsigned Param) {
-  unsigned Index = Param;
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
-    if (isa_and_nonnull<CXXMethodDecl>(Op->getDirectCallee()))
-      ++Index;
-  return Index < Call->getNumArgs() ? dyn_cast<CXXDefaultArgExpr>(Call->getArg(Index))
-                                    : nullptr;
-}
-
 /// Whether \p P's default argument is a constant expression, which a
 /// template parameter can take as its own default.
 bool defaultIsConstant(const ParmVarDecl *P, const ASTContext &Ctx) {
   if (P->hasUnparsedDefaultArg() || P->hasUninstantiatedDefaultArg())
     return false;
   const Expr *Default = P->getDefaultArg();
-  return Default && !Default->isValueDependent() && evaluateAxis(Default, Ctx);
+  return Default && evaluateAxis(Default, Ctx); // nothing for a dependent one
 }
 
 class FlowCollector : public RecursiveASTVisitor<FlowCollector> {
@@ -208,10 +197,9 @@ private:
       // instantiates the template for that value.
       A.Kind = FlowArgument::Default;
       A.At = flowPoint(Call->getBeginLoc(), SM);
-      if (const auto *Default = defaultArgument(Call, Param))
-        if (!Default->isValueDependent())
-          if (std::optional<llvm::APSInt> V = evaluateAxis(Default->getExpr(), Ctx))
-            A.Value = toString(*V, 10);
+      if (const CXXDefaultArgExpr *Default = defaultArgumentForParameter(Call, Param))
+        if (std::optional<llvm::APSInt> V = evaluateAxis(Default->getExpr(), Ctx))
+          A.Value = toString(*V, 10);
       Flow.Arguments.push_back(std::move(A));
       return;
     }

@@ -11,16 +11,24 @@ const FunctionDecl *callTarget(const FunctionDecl *FD) {
   return FD->getCanonicalDecl();
 }
 
-const Expr *argumentForParameter(const CallExpr *Call, unsigned ParamIndex) {
+/// The call's argument, as written or defaulted, for parameter \p ParamIndex.
+static const Expr *callArgument(const CallExpr *Call, unsigned ParamIndex) {
   unsigned Index = ParamIndex;
   // `object(args)` calls operator() with the object as argument 0.
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
     if (isa_and_nonnull<CXXMethodDecl>(Op->getDirectCallee()))
       ++Index;
-  if (Index >= Call->getNumArgs())
-    return nullptr;
-  const Expr *Arg = Call->getArg(Index);
-  return isa<CXXDefaultArgExpr>(Arg) ? nullptr : Arg;
+  return Index < Call->getNumArgs() ? Call->getArg(Index) : nullptr;
+}
+
+const Expr *argumentForParameter(const CallExpr *Call, unsigned ParamIndex) {
+  const Expr *Arg = callArgument(Call, ParamIndex);
+  return isa_and_nonnull<CXXDefaultArgExpr>(Arg) ? nullptr : Arg;
+}
+
+const CXXDefaultArgExpr *defaultArgumentForParameter(const CallExpr *Call,
+                                                     unsigned ParamIndex) {
+  return dyn_cast_or_null<CXXDefaultArgExpr>(callArgument(Call, ParamIndex));
 }
 
 } // namespace clang::tidy::gradlint

@@ -21,6 +21,11 @@ const FunctionDecl *callTarget(const FunctionDecl *FD);
 /// (default argument, or a call that does not pass it).
 const Expr *argumentForParameter(const CallExpr *Call, unsigned ParamIndex);
 
+/// The default argument the call takes for parameter \p ParamIndex of the
+/// callee, or null (an argument passed, or none at all).
+const CXXDefaultArgExpr *defaultArgumentForParameter(const CallExpr *Call,
+                                                     unsigned ParamIndex);
+
 } // namespace clang::tidy::gradlint
 
 #endif
