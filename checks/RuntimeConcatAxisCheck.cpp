@@ -891,7 +891,8 @@ void RuntimeConcatAxisCheck::reportParameterFindings(ASTContext &Ctx) {
     const auto *Fn = cast<FunctionDecl>(Param->getDeclContext());
     FlowRoot Root;
     Root.Function = flowKey(Fn);
-    Root.Param = Param->getFunctionScopeIndex();
+    // The provenance gives no pack element (see classifyDecl).
+    Root.Param = *patternParameterIndex(Fn, Param->getFunctionScopeIndex());
     Root.At = flowPoint(P.F.Axis->getBeginLoc(), SM);
     Root.Mode = RewriteSignatures;
     Root.MaxNotes = MaxCallSiteNotes;

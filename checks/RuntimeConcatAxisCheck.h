@@ -54,7 +54,7 @@ private:
     /// parameter receives (`-1` for an `unsigned` parameter is 4294967295):
     /// moved into the compile-time form, the text would give that form
     /// the written value, or not compile. The written value, then.
-    std::optional<llvm::APSInt> ConvertedFrom;
+    std::optional<llvm::APSInt> ConvertedFrom = std::nullopt;
     /// A constant axis whose text moves into the compile-time form.
     bool fixable() const {
       return Provenance.movable() && !HiddenFriendBeforeCxx20 && !ConvertedFrom;

@@ -165,11 +165,15 @@ public:
       return true;
     std::string Key;
     for (const ParmVarDecl *P : Callee->parameters()) {
-      if (!isIntegralParameter(P))
+      // An element of an expanded pack (`f(Args... args)`) has no parameter
+      // of its own in the pattern, which is what the flow is about.
+      std::optional<unsigned> Param =
+          patternParameterIndex(Callee, P->getFunctionScopeIndex());
+      if (!Param || !isIntegralParameter(P))
         continue;
       if (Key.empty())
         Key = flowKey(Callee);
-      record(Call, Key, P->getFunctionScopeIndex());
+      record(Call, Key, P->getFunctionScopeIndex(), *Param);
     }
     return true;
   }
@@ -186,18 +190,20 @@ public:
   }
 
 private:
-  void record(const CallExpr *Call, const std::string &Key, unsigned Param) {
+  /// Records what \p Call passes for the callee's parameter \p Own, which
+  /// is parameter \p Param of the callee's pattern.
+  void record(const CallExpr *Call, const std::string &Key, unsigned Own, unsigned Param) {
     FlowArgument A;
     A.Callee = Key;
     A.Param = Param;
-    const Expr *Arg = argumentForParameter(Call, Param);
+    const Expr *Arg = argumentForParameter(Call, Own);
     if (!Arg) {
       // The default's value when it is a constant: once the parameter is a
       // template parameter with the same default, the call, as written,
       // instantiates the template for that value.
       A.Kind = FlowArgument::Default;
       A.At = flowPoint(Call->getBeginLoc(), SM);
-      if (const CXXDefaultArgExpr *Default = defaultArgumentForParameter(Call, Param))
+      if (const CXXDefaultArgExpr *Default = defaultArgumentForParameter(Call, Own))
         if (std::optional<llvm::APSInt> V = evaluateAxis(Default->getExpr(), Ctx))
           A.Value = toString(*V, 10);
       Flow.Arguments.push_back(std::move(A));
@@ -208,16 +214,19 @@ private:
     const auto *Passed = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
     const auto *Caller =
         Passed ? dyn_cast<FunctionDecl>(Passed->getDeclContext()) : nullptr;
+    // An element of the caller's pack is no parameter the fix could move.
+    std::optional<unsigned> CallerParam =
+        Caller ? patternParameterIndex(Caller, Passed->getFunctionScopeIndex()) : std::nullopt;
     if (Arg->isValueDependent()) {
       A.Kind = FlowArgument::Runtime;
     } else if (std::optional<llvm::APSInt> V = evaluateAxis(Arg, Ctx)) {
       A.Kind = FlowArgument::Constant;
       A.Value = toString(*V, 10);
-    } else if (Caller && isIntegralParameter(Passed)) {
+    } else if (CallerParam && isIntegralParameter(Passed)) {
       A.Kind = FlowArgument::Forwarded;
       const FunctionDecl *Target = callTarget(Caller);
       A.Caller = flowKey(Target);
-      A.CallerParam = Passed->getFunctionScopeIndex();
+      A.CallerParam = *CallerParam;
       if (Described.insert({A.Caller, A.CallerParam}).second)
         Flow.Functions.push_back(describeFunction(Target, A.CallerParam, Ctx));
     }
@@ -333,12 +342,13 @@ bool readsThrough(const Expr *Call, const Expr *Arg, const FunctionDecl *Callee,
   if (Position == Args.end() || unsigned(Position - Args.begin()) < Skip)
     return false;
   unsigned Index = Position - Args.begin() - Skip;
-  const FunctionDecl *Written = Callee->getTemplateInstantiationPattern();
-  if (!Written)
-    Written = Callee;
-  if (Index >= Written->getNumParams() || Index >= Callee->getNumParams())
+  // The parameter as the library wrote it (an element of a pack,
+  // `const Args &... args`, is not looked into).
+  std::optional<unsigned> WrittenIndex =
+      Index < Callee->getNumParams() ? patternParameterIndex(Callee, Index) : std::nullopt;
+  if (!WrittenIndex)
     return false;
-  QualType AsWritten = Written->getParamDecl(Index)->getType();
+  QualType AsWritten = callTarget(Callee)->getParamDecl(*WrittenIndex)->getType();
   QualType Bound = Callee->getParamDecl(Index)->getType();
   return AsWritten->isLValueReferenceType() &&
          AsWritten->getPointeeType().isConstQualified() && Bound->isLValueReferenceType() &&
@@ -503,7 +513,10 @@ std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
       Bodies.push_back(Def);
   for (const FunctionDecl *Def : Bodies)
     if (const Stmt *Body = Def->getBody()) {
-      const ParmVarDecl *DefParam = Def->getParamDecl(P->getFunctionScopeIndex());
+      const ParmVarDecl *DefParam = instantiatedParameter(Def, P->getFunctionScopeIndex());
+      if (!DefParam)
+        return "parameter " + quotedName(P) + " of " + Name +
+               " cannot be matched with the parameters of its instantiations";
       ParamUses Uses(*Body, DefParam);
       if (mayModify(*Body, Uses, Ctx))
         return "parameter " + quotedName(DefParam) + " is modified in " + Name;

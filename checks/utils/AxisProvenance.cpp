@@ -1,6 +1,7 @@
 //===--- AxisProvenance.cpp - where a concatenation axis comes from -------===//
 
 #include "utils/AxisProvenance.h"
+#include "utils/CallSites.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -96,8 +97,14 @@ Classification classifyDecl(const ValueDecl *D) {
     return {AxisOrigin::Constant};
   if (isa<NonTypeTemplateParmDecl>(D))
     return {AxisOrigin::StaticRank};
-  if (const auto *PVD = dyn_cast<ParmVarDecl>(D))
+  if (const auto *PVD = dyn_cast<ParmVarDecl>(D)) {
+    // An element of a function parameter pack (`Args... args`) is no
+    // parameter of its own that a template parameter could replace.
+    const auto *FD = dyn_cast<FunctionDecl>(PVD->getDeclContext());
+    if (!FD || !patternParameterIndex(FD, PVD->getFunctionScopeIndex()))
+      return {AxisOrigin::Runtime};
     return {AxisOrigin::Parameter, PVD};
+  }
   if (const auto *VD = dyn_cast<VarDecl>(D)) {
     if (!isConstantVariable(VD))
       return {AxisOrigin::Runtime};

@@ -10,12 +10,24 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include <optional>
 
 namespace clang::tidy::gradlint {
 
 /// The declaration calls are grouped under: the template pattern of an
 /// instantiation, canonical.
 const FunctionDecl *callTarget(const FunctionDecl *FD);
+
+/// The index, among callTarget(\p FD)'s parameters, of the parameter that
+/// \p FD's parameter \p Index was instantiated from; none for an element of
+/// an expanded function parameter pack (`Args... args`: no one parameter of
+/// the pattern stands for it), or where the two cannot be lined up.
+std::optional<unsigned> patternParameterIndex(const FunctionDecl *FD, unsigned Index);
+
+/// The parameter of \p FD, an instantiation of callTarget(\p FD) or that
+/// declaration itself, instantiated from the pattern's parameter
+/// \p PatternIndex; null for a pack, or where they cannot be lined up.
+const ParmVarDecl *instantiatedParameter(const FunctionDecl *FD, unsigned PatternIndex);
 
 /// The argument passed for parameter \p ParamIndex of the callee, or null
 /// (default argument, or a call that does not pass it).
