@@ -666,7 +666,10 @@ FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
                                                           : " = " + Default;
     }
     std::vector<FixItHint> Hints;
-    if (const FunctionTemplateDecl *T = R->getDescribedFunctionTemplate())
+    // An abbreviated template (`f(auto... rest)`) writes no parameter list
+    // of its own: a written one goes before it, and the invented ones follow.
+    if (const FunctionTemplateDecl *T = R->getDescribedFunctionTemplate();
+        T && T->getTemplateParameters()->getLAngleLoc().isValid())
       Hints.push_back(FixItHint::CreateInsertion(
           T->getTemplateParameters()->getLAngleLoc().getLocWithOffset(1),
           Parameter + ", "));
@@ -1106,7 +1109,12 @@ FlowProgram::Plan FlowProgram::resolve(const FlowRoot &Root) const {
     auto It = Calls.find(Order[I]);
     if (It == Calls.end()) {
       AllConstant = false;
-      Result.Notes.push_back({Fn->ParamAt, Fn->Name + " is not called in " + Scope});
+      // Called through the pointer only: with axes nobody can see.
+      if (auto Ref = Referenced.find(Order[I].first); Ref != Referenced.end())
+        Result.Notes.push_back({Ref->second->At, Fn->Name + " is not called by name in " + Scope +
+                                                     "; its address is taken here"});
+      else
+        Result.Notes.push_back({Fn->ParamAt, Fn->Name + " is not called in " + Scope});
       continue;
     }
     for (const FlowArgument *A : It->second) {

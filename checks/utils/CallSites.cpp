@@ -1,6 +1,7 @@
 //===--- CallSites.cpp - how calls are grouped, what they pass ------------===//
 
 #include "utils/CallSites.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/STLExtras.h"
 #include <vector>
@@ -59,9 +60,11 @@ const ParmVarDecl *instantiatedParameter(const FunctionDecl *FD, unsigned Patter
 /// The call's argument, as written or defaulted, for parameter \p ParamIndex.
 static const Expr *callArgument(const CallExpr *Call, unsigned ParamIndex) {
   unsigned Index = ParamIndex;
-  // `object(args)` calls operator() with the object as argument 0.
+  // `object(args)` calls operator() with the object as argument 0, which
+  // is no parameter unless it is an explicit object (`this const S &self`).
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
-    if (isa_and_nonnull<CXXMethodDecl>(Op->getDirectCallee()))
+    if (const auto *M = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+        M && !M->isExplicitObjectMemberFunction())
       ++Index;
   return Index < Call->getNumArgs() ? Call->getArg(Index) : nullptr;
 }
