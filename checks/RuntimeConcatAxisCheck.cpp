@@ -404,10 +404,14 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
   // (`-1` to an `unsigned`); a template argument is converted without
   // narrowing, so the text as written would give the compile-time form
   // the written value, or not compile.
-  if (F.Provenance.Value)
-    if (std::optional<llvm::APSInt> Written = evaluateAxis(Axis->IgnoreParenImpCasts(), Ctx))
+  if (F.Provenance.Value) {
+    const Expr *AsWritten = Axis->IgnoreParenImpCasts();
+    if (std::optional<llvm::APSInt> Written = evaluateAxis(AsWritten, Ctx))
       if (!llvm::APSInt::isSameValue(*Written, *F.Provenance.Value))
         F.ConvertedFrom = Written;
+    // Where a constant is required the same text may compute another value.
+    F.AsTemplateArgument = valueAsTemplateArgument(AsWritten, Ctx);
+  }
   // The call rewritten to the compile-time form is the fix for a constant
   // axis; for any other axis it is only a question to the compiler (axis 0):
   // does the form take these arguments at all?
@@ -707,6 +711,14 @@ void RuntimeConcatAxisCheck::emit(const Finding &F,
          "%0, to %1; moved into the compile-time form it would stay %0",
          DiagnosticIDs::Note)
         << toString(*F.ConvertedFrom, 10) << toString(*F.Provenance.Value, 10);
+  if (F.AsTemplateArgument)
+    diag(Axis->getBeginLoc(),
+         "no fix: the axis as written is %0 at run time and %1 where a constant "
+         "is required (it asks whether it is constant-evaluated); moved into the "
+         "compile-time form it would be %1",
+         DiagnosticIDs::Note)
+        << toString(*evaluateAxis(Axis->IgnoreParenImpCasts(), Ctx), 10)
+        << toString(*F.AsTemplateArgument, 10);
   noteWithdrawn(Axis->getBeginLoc(), Proof);
   if (!Proof.withdrawn())
     return;

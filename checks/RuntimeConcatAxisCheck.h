@@ -55,9 +55,13 @@ private:
     /// moved into the compile-time form, the text would give that form
     /// the written value, or not compile. The written value, then.
     std::optional<llvm::APSInt> ConvertedFrom = std::nullopt;
+    /// The axis as written computes another value where a constant is
+    /// required (`std::is_constant_evaluated()`): that value, then.
+    std::optional<llvm::APSInt> AsTemplateArgument = std::nullopt;
     /// A constant axis whose text moves into the compile-time form.
     bool fixable() const {
-      return Provenance.movable() && !HiddenFriendBeforeCxx20 && !ConvertedFrom;
+      return Provenance.movable() && !HiddenFriendBeforeCxx20 && !ConvertedFrom &&
+             !AsTemplateArgument;
     }
   };
 

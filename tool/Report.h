@@ -34,7 +34,7 @@ struct ReportInput {
   /// The files analysed (see analysedNames), whether they were every file
   /// of the database, and the shard (ShardCount 0: not sharded): what
   /// `gradlint merge` needs to end the run the shards began.
-  llvm::ArrayRef<std::string> Analysed;
+  llvm::ArrayRef<std::string> Analysed = {};
   bool Complete = false;
   unsigned ShardIndex = 0, ShardCount = 0;
 };

@@ -204,8 +204,11 @@ private:
       A.Kind = FlowArgument::Default;
       A.At = flowPoint(Call->getBeginLoc(), SM);
       if (const CXXDefaultArgExpr *Default = defaultArgumentForParameter(Call, Own))
-        if (std::optional<llvm::APSInt> V = evaluateAxis(Default->getExpr(), Ctx))
+        if (std::optional<llvm::APSInt> V = evaluateAxis(Default->getExpr(), Ctx)) {
           A.Value = toString(*V, 10);
+          if (std::optional<llvm::APSInt> T = valueAsTemplateArgument(Default->getExpr(), Ctx))
+            A.AsTemplateArgument = toString(*T, 10);
+        }
       Flow.Arguments.push_back(std::move(A));
       return;
     }
@@ -222,6 +225,8 @@ private:
     } else if (std::optional<llvm::APSInt> V = evaluateAxis(Arg, Ctx)) {
       A.Kind = FlowArgument::Constant;
       A.Value = toString(*V, 10);
+      if (std::optional<llvm::APSInt> T = valueAsTemplateArgument(Arg, Ctx))
+        A.AsTemplateArgument = toString(*T, 10);
     } else if (CallerParam && isIntegralParameter(Passed)) {
       A.Kind = FlowArgument::Forwarded;
       const FunctionDecl *Target = callTarget(Caller);
@@ -821,7 +826,8 @@ llvm::json::Value toJSON(const UnitFlow &Flow) {
   for (const FlowArgument &A : Flow.Arguments)
     Arguments.push_back(llvm::json::Object{
         {"kind", int(A.Kind)}, {"callee", A.Callee}, {"param", A.Param},
-        {"at", pointJSON(A.At)}, {"value", A.Value}, {"caller", A.Caller},
+        {"at", pointJSON(A.At)}, {"value", A.Value},
+        {"asTemplateArgument", A.AsTemplateArgument}, {"caller", A.Caller},
         {"callerParam", A.CallerParam}, {"edits", editsJSON(A.Edits)}});
   for (const FlowFunction &F : Flow.Functions) {
     llvm::json::Array Blockers;
@@ -901,7 +907,9 @@ bool fromJSON(const llvm::json::Value &V, UnitFlow &Flow) {
                 if (!unsignedFrom(I, "kind", Kind) || Kind > FlowArgument::Runtime ||
                     !stringFrom(I, "callee", A.Callee) ||
                     !unsignedFrom(I, "param", A.Param) || !pointFrom(I.get("at"), A.At) ||
-                    !stringFrom(I, "value", A.Value) || !stringFrom(I, "caller", A.Caller) ||
+                    !stringFrom(I, "value", A.Value) ||
+                    !stringFrom(I, "asTemplateArgument", A.AsTemplateArgument) ||
+                    !stringFrom(I, "caller", A.Caller) ||
                     !unsignedFrom(I, "callerParam", A.CallerParam) ||
                     !editsFrom(I.get("edits"), A.Edits))
                   return false;
@@ -1151,6 +1159,20 @@ FlowProgram::Plan FlowProgram::resolve(const FlowRoot &Root) const {
         AllConstant = false;
         break;
       }
+      // The text moves into a template argument, where it computes otherwise.
+      if (!A->AsTemplateArgument.empty()) {
+        Text += ", which is " + A->AsTemplateArgument + " where a constant is required";
+        if (Problem.empty() && AllConstant) {
+          Problem = std::string(A->Kind == FlowArgument::Default ? "the default this call takes"
+                                                                 : "the axis passed here") +
+                    " is " + A->Value + " at run time and " +
+                    A->AsTemplateArgument +
+                    " where a constant is required (it asks whether it is "
+                    "constant-evaluated), and a template parameter would receive " +
+                    A->AsTemplateArgument;
+          ProblemAt = A->At;
+        }
+      }
       // A call that takes the default stays as written.
       if (A->Edits.empty() && A->Kind != FlowArgument::Default && Problem.empty() &&
           AllConstant) {
@@ -1195,7 +1217,7 @@ FlowProgram::Plan FlowProgram::resolve(const FlowRoot &Root) const {
   }
   // The run-time form converts each axis that reaches it to its own
   // parameter's type; the compile-time form would take it unconverted.
-  if (Root.ReceivedBits > 0)
+  if (Root.ReceivedBits > 0 && Problem.empty())
     for (const std::string &V : Values.at(Order.front())) {
       llvm::APSInt Value(V);
       llvm::APSInt Received = Value.extOrTrunc(Root.ReceivedBits);

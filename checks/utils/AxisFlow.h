@@ -79,8 +79,11 @@ struct FlowArgument {
   unsigned Param = 0;
   /// The argument (for a default: the call).
   FlowPoint At;
-  /// Constant: the value, in decimal.
+  /// Constant: the value, in decimal (for a default too, when constant).
   std::string Value;
+  /// The value the same text has where a constant is required (a template
+  /// argument), when that is another (`std::is_constant_evaluated()`).
+  std::string AsTemplateArgument;
   /// Forwarded: the calling function and its parameter passed on.
   std::string Caller;
   unsigned CallerParam = 0;
