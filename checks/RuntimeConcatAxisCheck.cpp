@@ -189,15 +189,33 @@ bool isHiddenFriendForm(const CompileTimeForm &Form) {
 /// run-time one, which the fix would make call itself.
 bool isInsideForm(const CallExpr *Call, const CompileTimeForm &Form,
                   ASTContext &Ctx) {
+  // The declaration as written: a member template of a class template is
+  // instantiated twice over (`Tensor<float, 2>::cat<1>` from
+  // `Tensor<float, 2>::cat<Dim>` from `Tensor<T, R>::cat<Dim>`), and the
+  // form's overloads are the class instantiation's.
+  auto Written = [](const FunctionDecl *FD) {
+    // A member template's own declaration links to the one it was
+    // instantiated from through its template.
+    if (const FunctionTemplateDecl *TD = FD->getDescribedFunctionTemplate()) {
+      for (unsigned Depth = 0; Depth < 8 && TD->getInstantiatedFromMemberTemplate(); ++Depth)
+        TD = TD->getInstantiatedFromMemberTemplate();
+      FD = TD->getTemplatedDecl();
+    }
+    for (unsigned Depth = 0; Depth < 8; ++Depth) {
+      const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+      if (!Pattern || Pattern == FD)
+        break;
+      FD = Pattern;
+    }
+    return FD->getCanonicalDecl();
+  };
   const DeclContext *DC = enclosingFunction(Call, Ctx);
   for (; DC; DC = DC->getParent()) {
     const auto *FD = dyn_cast<FunctionDecl>(DC);
     if (!FD)
       continue;
-    if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
-      FD = Pattern;
     if (llvm::any_of(Form.Overloads, [&](const FunctionDecl *Overload) {
-          return Overload->getCanonicalDecl() == FD->getCanonicalDecl();
+          return Written(Overload) == Written(FD);
         }))
       return true;
   }
@@ -351,6 +369,18 @@ RuntimeConcatAxisCheck::configuredForm(llvm::StringRef QualifiedName) const {
   return Form;
 }
 
+bool RuntimeConcatAxisCheck::isRuntimeFormAxis(const ParmVarDecl *Param) {
+  const auto *Fn = dyn_cast<FunctionDecl>(Param->getDeclContext());
+  if (!Fn || !isConcatFunction(*Fn))
+    return false;
+  std::string QualifiedName;
+  if (!AxisArguments.empty() || !CompileTimeForms.empty())
+    QualifiedName = qualifiedSpelling(diagnosticDecl(Fn));
+  std::optional<unsigned> Index = axisIndex(*Fn, QualifiedName);
+  return Index && *Index == Param->getFunctionScopeIndex() &&
+         (configuredForm(QualifiedName) || Forms.find(Fn, *Index));
+}
+
 void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   Matched = &Ctx;
@@ -421,6 +451,11 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
       F.fixable() && AxisRange ? Fixes.text(*AxisRange).str() : std::string("0");
   std::vector<FixItHint> Rewrite =
       rewriteCall(Call, Callee, *Form, Args, *Index, AxisText, Ctx);
+  // A run-time form implemented by another (`concat(parts, axis)` calling
+  // `t.cat(o, int(axis))`) passes on the axis its callers give it at run
+  // time: that is what it is for, and its compile-time form is the fix.
+  if (F.Provenance.Origin == AxisOrigin::Parameter && isRuntimeFormAxis(F.Provenance.Param))
+    return;
   if (F.Provenance.Origin == AxisOrigin::Parameter &&
       isa<FunctionDecl>(F.Provenance.Param->getDeclContext())) {
     // Once the parameter is a template parameter of the same name, the

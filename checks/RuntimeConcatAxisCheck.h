@@ -70,6 +70,9 @@ private:
                                     llvm::StringRef QualifiedName) const;
   std::optional<CompileTimeForm>
   configuredForm(llvm::StringRef QualifiedName) const;
+  /// Whether \p Param is the axis parameter of a run-time form that has a
+  /// compile-time form: its body passes on an axis it takes at run time.
+  bool isRuntimeFormAxis(const ParmVarDecl *Param);
   /// The call rewritten to \p Form with axis \p AxisText; the callee (or
   /// the tag) keeps the user's spelling where that finds the form, unless
   /// \p Qualify asks for the form's qualified name.

@@ -152,6 +152,23 @@ public:
     return Result;
   }
 
+  /// A generic lambda's body as written, then as instantiated: a call that
+  /// depends on an `auto` parameter (`[&](const auto &l) { l.forward(x,
+  /// axis); }`) has a callee only in the instantiations.
+  bool TraverseLambdaExpr(LambdaExpr *Lambda) {
+    if (!RecursiveASTVisitor::TraverseLambdaExpr(Lambda))
+      return false;
+    if (FunctionTemplateDecl *Template = Lambda->getDependentCallOperator())
+      for (FunctionDecl *Instance : Template->specializations()) {
+        Enclosing.push_back(Instance);
+        bool Continue = TraverseStmt(Instance->getBody());
+        Enclosing.pop_back();
+        if (!Continue)
+          return false;
+      }
+    return true;
+  }
+
   bool VisitCallExpr(CallExpr *Call) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee || inSystemHeader(Callee->getLocation(), SM) ||
@@ -160,8 +177,10 @@ public:
     if (const auto *Ref =
             dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts()))
       CalleeRefs.insert(Ref);
-    // One entry per call as written, not per template instantiation.
-    if (!Seen.insert(Call->getBeginLoc()).second)
+    // One entry per call as written, not per template instantiation. A
+    // call on another call's result begins where that one does
+    // (`grow(x, 1).sum()`): the end and the callee tell them apart.
+    if (!SeenCalls.insert({Call->getBeginLoc(), Call->getEndLoc(), callTarget(Callee)}).second)
       return true;
     std::string Key;
     for (const ParmVarDecl *P : Callee->parameters()) {
@@ -183,7 +202,7 @@ public:
     if (!FD || CalleeRefs.contains(Ref) || inSystemHeader(FD->getLocation(), SM) ||
         !llvm::any_of(FD->parameters(), isIntegralParameter))
       return true;
-    if (!Seen.insert(Ref->getBeginLoc()).second)
+    if (!SeenReferences.insert({Ref->getBeginLoc(), callTarget(FD)}).second)
       return true;
     Flow.References.push_back({flowKey(FD), flowPoint(Ref->getBeginLoc(), SM)});
     return true;
@@ -252,7 +271,8 @@ private:
   ASTContext &Ctx;
   const SourceManager &SM;
   UnitFlow &Flow;
-  llvm::DenseSet<SourceLocation> Seen;
+  llvm::DenseSet<std::tuple<SourceLocation, SourceLocation, const FunctionDecl *>> SeenCalls;
+  llvm::DenseSet<std::pair<SourceLocation, const FunctionDecl *>> SeenReferences;
   llvm::DenseSet<const DeclRefExpr *> CalleeRefs;
   /// The functions being traversed, innermost last.
   std::vector<const FunctionDecl *> Enclosing;
