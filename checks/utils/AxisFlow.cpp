@@ -192,7 +192,29 @@ public:
         continue;
       if (Key.empty())
         Key = flowKey(Callee);
-      record(Call, Key, P->getFunctionScopeIndex(), *Param);
+      record(Call, Callee, callArgument(Call, P->getFunctionScopeIndex()), Call, Key, *Param);
+    }
+    return true;
+  }
+
+  /// A construction passes its arguments as a call does; no template
+  /// argument can be given to a constructor (the notes list the calls, the
+  /// constructor's blocker says why there is no fix).
+  bool VisitCXXConstructExpr(CXXConstructExpr *Construct) {
+    const CXXConstructorDecl *Ctor = Construct->getConstructor();
+    if (!Ctor || Ctor->isImplicit() || inSystemHeader(Ctor->getLocation(), SM) ||
+        !SeenCalls.insert({Construct->getBeginLoc(), Construct->getEndLoc(), callTarget(Ctor)})
+             .second)
+      return true;
+    std::string Key;
+    for (const ParmVarDecl *P : Ctor->parameters()) {
+      unsigned Own = P->getFunctionScopeIndex();
+      std::optional<unsigned> Param = patternParameterIndex(Ctor, Own);
+      if (!Param || !isIntegralParameter(P) || Own >= Construct->getNumArgs())
+        continue;
+      if (Key.empty())
+        Key = flowKey(Ctor);
+      record(Construct, Ctor, Construct->getArg(Own), nullptr, Key, *Param);
     }
     return true;
   }
@@ -209,20 +231,23 @@ public:
   }
 
 private:
-  /// Records what \p Call passes for the callee's parameter \p Own, which
-  /// is parameter \p Param of the callee's pattern.
-  void record(const CallExpr *Call, const std::string &Key, unsigned Own, unsigned Param) {
+  /// Records what \p Site, a call or a construction of \p Callee, passes
+  /// as \p Given (the argument, or the default it takes) for the callee's
+  /// parameter \p Param of its pattern. \p Call is the site when it is a
+  /// call that a template argument could be given to.
+  void record(const Expr *Site, const FunctionDecl *Callee, const Expr *Given,
+              const CallExpr *Call, const std::string &Key, unsigned Param) {
     FlowArgument A;
     A.Callee = Key;
     A.Param = Param;
-    const Expr *Arg = argumentForParameter(Call, Own);
+    const Expr *Arg = isa_and_nonnull<CXXDefaultArgExpr>(Given) ? nullptr : Given;
     if (!Arg) {
       // The default's value when it is a constant: once the parameter is a
       // template parameter with the same default, the call, as written,
       // instantiates the template for that value.
       A.Kind = FlowArgument::Default;
-      A.At = flowPoint(Call->getBeginLoc(), SM);
-      if (const CXXDefaultArgExpr *Default = defaultArgumentForParameter(Call, Own))
+      A.At = flowPoint(Site->getBeginLoc(), SM);
+      if (const auto *Default = dyn_cast_or_null<CXXDefaultArgExpr>(Given))
         if (std::optional<llvm::APSInt> V = evaluateAxis(Default->getExpr(), Ctx)) {
           A.Value = toString(*V, 10);
           if (std::optional<llvm::APSInt> T = valueAsTemplateArgument(Default->getExpr(), Ctx))
@@ -258,10 +283,11 @@ private:
       bool InTemplate = llvm::any_of(Enclosing, [](const FunctionDecl *FD) {
         return FD->getTemplateInstantiationPattern() != nullptr;
       });
-      A.Edits = templateArgumentEdits(Call, Arg, InTemplate, Ctx);
+      if (Call)
+        A.Edits = templateArgumentEdits(Call, Arg, InTemplate, Ctx);
       // Declarations of a function defined elsewhere (a local forward
       // declaration) change with it; the definition's unit describes it.
-      const FunctionDecl *Target = callTarget(Call->getDirectCallee());
+      const FunctionDecl *Target = callTarget(Callee);
       if (!Target->isDefined() && Described.insert({Key, Param}).second)
         Flow.Functions.push_back(describeFunction(Target, Param, Ctx));
     }
@@ -1194,8 +1220,9 @@ FlowProgram::Plan FlowProgram::resolve(const FlowRoot &Root) const {
         }
       }
       // A call that takes the default stays as written.
+      // (A function that can take no template argument at all says so.)
       if (A->Edits.empty() && A->Kind != FlowArgument::Default && Problem.empty() &&
-          AllConstant) {
+          AllConstant && Fn->Blockers.empty()) {
         Problem = "this call cannot be rewritten to pass the axis as a template argument";
         ProblemAt = A->At;
       }

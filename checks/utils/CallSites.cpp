@@ -57,8 +57,7 @@ const ParmVarDecl *instantiatedParameter(const FunctionDecl *FD, unsigned Patter
   return At == Positions.end() ? nullptr : FD->getParamDecl(At - Positions.begin());
 }
 
-/// The call's argument, as written or defaulted, for parameter \p ParamIndex.
-static const Expr *callArgument(const CallExpr *Call, unsigned ParamIndex) {
+const Expr *callArgument(const CallExpr *Call, unsigned ParamIndex) {
   unsigned Index = ParamIndex;
   // `object(args)` calls operator() with the object as argument 0, which
   // is no parameter unless it is an explicit object (`this const S &self`).

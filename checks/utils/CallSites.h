@@ -29,6 +29,10 @@ std::optional<unsigned> patternParameterIndex(const FunctionDecl *FD, unsigned I
 /// \p PatternIndex; null for a pack, or where they cannot be lined up.
 const ParmVarDecl *instantiatedParameter(const FunctionDecl *FD, unsigned PatternIndex);
 
+/// The call's argument for parameter \p ParamIndex of the callee, as
+/// written or the default it takes (a CXXDefaultArgExpr), or null.
+const Expr *callArgument(const CallExpr *Call, unsigned ParamIndex);
+
 /// The argument passed for parameter \p ParamIndex of the callee, or null
 /// (default argument, or a call that does not pass it).
 const Expr *argumentForParameter(const CallExpr *Call, unsigned ParamIndex);
