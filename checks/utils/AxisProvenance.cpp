@@ -95,7 +95,9 @@ Classification classifyChildren(const Expr *E) {
 Classification classifyDecl(const ValueDecl *D) {
   if (isa<EnumConstantDecl>(D))
     return {AxisOrigin::Constant};
-  if (isa<NonTypeTemplateParmDecl>(D))
+  // A template parameter; in an instantiation, a class-type one is the
+  // template parameter object it stands for (`p.axis` for `template <P p>`).
+  if (isa<NonTypeTemplateParmDecl, TemplateParamObjectDecl>(D))
     return {AxisOrigin::StaticRank};
   if (const auto *PVD = dyn_cast<ParmVarDecl>(D)) {
     // An element of a function parameter pack (`Args... args`) is no
@@ -155,6 +157,12 @@ Classification classify(const Expr *E) {
       return classifyDecl(ME->getMemberDecl()).Origin == AxisOrigin::Runtime
                  ? Classification{AxisOrigin::Runtime}
                  : Classification{staticMemberOrigin(ME->getMemberDecl())};
+    // A member of a constant object (`p.axis` of a class-type template
+    // parameter, `kConfig.axis` of a constexpr variable) is as constant.
+    if (!ME->isArrow())
+      if (Classification Base = classify(ME->getBase());
+          Base.Origin == AxisOrigin::Constant || Base.Origin == AxisOrigin::StaticRank)
+        return Base;
     return {AxisOrigin::Runtime};
   }
   if (const auto *Call = dyn_cast<CallExpr>(E))
