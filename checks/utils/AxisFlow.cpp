@@ -41,6 +41,18 @@ const NamedDecl *namedDecl(const FunctionDecl *FD) {
   return FD;
 }
 
+/// How the notes name a function: a member with its class
+/// (`'Block::forward'`), since members of several classes often share a
+/// name; a lambda's call operator as it is.
+std::string functionName(const FunctionDecl *FD) {
+  const auto *M = dyn_cast<CXXMethodDecl>(FD);
+  const CXXRecordDecl *Class = M ? M->getParent() : nullptr;
+  if (!Class || Class->isLambda() || !Class->getIdentifier() || isa<CXXConstructorDecl>(FD))
+    return quotedName(namedDecl(FD));
+  std::string Name = quotedName(namedDecl(FD));
+  return "'" + Class->getName().str() + "::" + Name.substr(1);
+}
+
 bool inSystemHeader(SourceLocation Loc, const SourceManager &SM) {
   return Loc.isInvalid() || SM.isInSystemHeader(SM.getExpansionLoc(Loc));
 }
@@ -527,7 +539,7 @@ std::vector<SourceLocation> memberTemplateCalls(const Stmt &Body, const ParmVarD
 /// Why \p FD's parameter \p P cannot become a template parameter, or empty.
 std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
                     ASTContext &Ctx) {
-  std::string Name = quotedName(namedDecl(FD));
+  std::string Name = functionName(FD);
   if (const auto *M = dyn_cast<CXXMethodDecl>(FD)) {
     if (M->isVirtual())
       return Name + " is virtual";
@@ -669,7 +681,7 @@ FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
   FlowFunction F;
   F.Key = flowKey(FD);
   F.Param = Param;
-  F.Name = quotedName(namedDecl(Named));
+  F.Name = functionName(Named);
   F.ParamName = quotedName(P);
   F.ParamAt = flowPoint(P->getLocation(), SM);
   F.Internal = !FD->isExternallyVisible();

@@ -176,8 +176,8 @@ class WholeProgramTest(unittest.TestCase):
         project, out = self.small_project(files)
         self.assertEqual(out, [
             "ops.cpp:2:68: warning: axis passed to 'mock::cat' comes from parameter 'axis', so the rank of the result is only known at run time [gradlint-runtime-concat-axis]",
-            "use.cpp:2:44: note: 'join' is called here with axis 1",
-            "ops.cpp:2:31: note: every call passes a constant: the fix makes 'axis' a template parameter of 'join' and calls the compile-time form",
+            "use.cpp:2:44: note: 'Ops::join' is called here with axis 1",
+            "ops.cpp:2:31: note: every call passes a constant: the fix makes 'axis' a template parameter of 'Ops::join' and calls the compile-time form",
             "ops.cpp:2:68: note: fix withdrawn: with it the code does not compile: ops.h:5:23: class member cannot be redeclared",
             "tensor.h:26:29: note: compile-time form declared here",
         ])
@@ -201,7 +201,7 @@ class WholeProgramTest(unittest.TestCase):
         project, out = self.small_project(files)
         self.assertEqual(out[:2], [
             "ops.cpp:2:68: warning: axis passed to 'mock::cat' comes from parameter 'axis', so the rank of the result is only known at run time [gradlint-runtime-concat-axis]",
-            "use.cpp:2:75: note: 'join' is called here with axis 1",
+            "use.cpp:2:75: note: 'Ops::join' is called here with axis 1",
         ])
         self.assertFalse([line for line in out if "fix withdrawn" in line], out)
         fixed = {name: open(os.path.join(project, name)).read() for name in files}
