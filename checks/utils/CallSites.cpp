@@ -68,14 +68,4 @@ const Expr *callArgument(const CallExpr *Call, unsigned ParamIndex) {
   return Index < Call->getNumArgs() ? Call->getArg(Index) : nullptr;
 }
 
-const Expr *argumentForParameter(const CallExpr *Call, unsigned ParamIndex) {
-  const Expr *Arg = callArgument(Call, ParamIndex);
-  return isa_and_nonnull<CXXDefaultArgExpr>(Arg) ? nullptr : Arg;
-}
-
-const CXXDefaultArgExpr *defaultArgumentForParameter(const CallExpr *Call,
-                                                     unsigned ParamIndex) {
-  return dyn_cast_or_null<CXXDefaultArgExpr>(callArgument(Call, ParamIndex));
-}
-
 } // namespace clang::tidy::gradlint

@@ -33,15 +33,6 @@ const ParmVarDecl *instantiatedParameter(const FunctionDecl *FD, unsigned Patter
 /// written or the default it takes (a CXXDefaultArgExpr), or null.
 const Expr *callArgument(const CallExpr *Call, unsigned ParamIndex);
 
-/// The argument passed for parameter \p ParamIndex of the callee, or null
-/// (default argument, or a call that does not pass it).
-const Expr *argumentForParameter(const CallExpr *Call, unsigned ParamIndex);
-
-/// The default argument the call takes for parameter \p ParamIndex of the
-/// callee, or null (an argument passed, or none at all).
-const CXXDefaultArgExpr *defaultArgumentForParameter(const CallExpr *Call,
-                                                     unsigned ParamIndex);
-
 } // namespace clang::tidy::gradlint
 
 #endif
