@@ -369,16 +369,28 @@ RuntimeConcatAxisCheck::configuredForm(llvm::StringRef QualifiedName) const {
   return Form;
 }
 
+std::string RuntimeConcatAxisCheck::configuredName(const FunctionDecl &FD) const {
+  if (AxisArguments.empty() && CompileTimeForms.empty())
+    return "";
+  return qualifiedSpelling(diagnosticDecl(&FD));
+}
+
+std::optional<CompileTimeForm>
+RuntimeConcatAxisCheck::formFor(const FunctionDecl *FD, llvm::StringRef QualifiedName,
+                                unsigned Index) {
+  if (std::optional<CompileTimeForm> Configured = configuredForm(QualifiedName))
+    return Configured;
+  return Forms.find(FD, Index);
+}
+
 bool RuntimeConcatAxisCheck::isRuntimeFormAxis(const ParmVarDecl *Param) {
   const auto *Fn = dyn_cast<FunctionDecl>(Param->getDeclContext());
   if (!Fn || !isConcatFunction(*Fn))
     return false;
-  std::string QualifiedName;
-  if (!AxisArguments.empty() || !CompileTimeForms.empty())
-    QualifiedName = qualifiedSpelling(diagnosticDecl(Fn));
+  std::string QualifiedName = configuredName(*Fn);
   std::optional<unsigned> Index = axisIndex(*Fn, QualifiedName);
   return Index && *Index == Param->getFunctionScopeIndex() &&
-         (configuredForm(QualifiedName) || Forms.find(Fn, *Index));
+         formFor(Fn, QualifiedName, *Index);
 }
 
 void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
@@ -389,9 +401,7 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Call)
     return;
 
-  std::string QualifiedName;
-  if (!AxisArguments.empty() || !CompileTimeForms.empty())
-    QualifiedName = qualifiedSpelling(diagnosticDecl(Callee));
+  std::string QualifiedName = configuredName(*Callee);
   std::optional<unsigned> Index = axisIndex(*Callee, QualifiedName);
   if (!Index)
     return;
@@ -406,9 +416,7 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
   if (!isAxisType(Axis->getType()))
     return;
 
-  std::optional<CompileTimeForm> Form = configuredForm(QualifiedName);
-  if (!Form)
-    Form = Forms.find(Callee, *Index);
+  std::optional<CompileTimeForm> Form = formFor(Callee, QualifiedName, *Index);
   if (!Form && !FlagWithoutCompileTimeForm)
     return;
   if (Form && isInsideForm(Call, *Form, Ctx))
@@ -436,11 +444,12 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
   // the written value, or not compile.
   if (F.Provenance.Value) {
     const Expr *AsWritten = Axis->IgnoreParenImpCasts();
-    if (std::optional<llvm::APSInt> Written = evaluateAxis(AsWritten, Ctx))
+    if (std::optional<llvm::APSInt> Written = evaluateAxis(AsWritten, Ctx)) {
       if (!llvm::APSInt::isSameValue(*Written, *F.Provenance.Value))
         F.ConvertedFrom = Written;
-    // Where a constant is required the same text may compute another value.
-    F.AsTemplateArgument = valueAsTemplateArgument(AsWritten, Ctx);
+      // Where a constant is required the same text may compute another value.
+      F.AsTemplateArgument = valueAsTemplateArgument(AsWritten, *Written, Ctx);
+    }
   }
   // The call rewritten to the compile-time form is the fix for a constant
   // axis; for any other axis it is only a question to the compiler (axis 0):
@@ -752,7 +761,7 @@ void RuntimeConcatAxisCheck::emit(const Finding &F,
          "is required (it asks whether it is constant-evaluated); moved into the "
          "compile-time form it would be %1",
          DiagnosticIDs::Note)
-        << toString(*evaluateAxis(Axis->IgnoreParenImpCasts(), Ctx), 10)
+        << toString(F.ConvertedFrom ? *F.ConvertedFrom : *F.Provenance.Value, 10)
         << toString(*F.AsTemplateArgument, 10);
   noteWithdrawn(Axis->getBeginLoc(), Proof);
   if (!Proof.withdrawn())

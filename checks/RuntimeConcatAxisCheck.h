@@ -70,6 +70,13 @@ private:
                                     llvm::StringRef QualifiedName) const;
   std::optional<CompileTimeForm>
   configuredForm(llvm::StringRef QualifiedName) const;
+  /// \p FD's qualified spelling when the options name functions by it
+  /// (AxisArguments, CompileTimeForms), empty otherwise.
+  std::string configuredName(const FunctionDecl &FD) const;
+  /// The compile-time form of \p FD, a run-time form taking its axis at
+  /// \p Index: the configured one, or the one its overload set has.
+  std::optional<CompileTimeForm> formFor(const FunctionDecl *FD, llvm::StringRef QualifiedName,
+                                         unsigned Index);
   /// Whether \p Param is the axis parameter of a run-time form that has a
   /// compile-time form: its body passes on an axis it takes at run time.
   bool isRuntimeFormAxis(const ParmVarDecl *Param);

@@ -16,6 +16,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Path.h"
 #include <mutex>
@@ -189,23 +190,7 @@ public:
     if (const auto *Ref =
             dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts()))
       CalleeRefs.insert(Ref);
-    // One entry per call as written, not per template instantiation. A
-    // call on another call's result begins where that one does
-    // (`grow(x, 1).sum()`): the end and the callee tell them apart.
-    if (!SeenCalls.insert({Call->getBeginLoc(), Call->getEndLoc(), callTarget(Callee)}).second)
-      return true;
-    std::string Key;
-    for (const ParmVarDecl *P : Callee->parameters()) {
-      // An element of an expanded pack (`f(Args... args)`) has no parameter
-      // of its own in the pattern, which is what the flow is about.
-      std::optional<unsigned> Param =
-          patternParameterIndex(Callee, P->getFunctionScopeIndex());
-      if (!Param || !isIntegralParameter(P))
-        continue;
-      if (Key.empty())
-        Key = flowKey(Callee);
-      record(Call, Callee, callArgument(Call, P->getFunctionScopeIndex()), Call, Key, *Param);
-    }
+    recordSite(Call, Callee, [&](unsigned Own) { return callArgument(Call, Own); });
     return true;
   }
 
@@ -214,20 +199,11 @@ public:
   /// constructor's blocker says why there is no fix).
   bool VisitCXXConstructExpr(CXXConstructExpr *Construct) {
     const CXXConstructorDecl *Ctor = Construct->getConstructor();
-    if (!Ctor || Ctor->isImplicit() || inSystemHeader(Ctor->getLocation(), SM) ||
-        !SeenCalls.insert({Construct->getBeginLoc(), Construct->getEndLoc(), callTarget(Ctor)})
-             .second)
+    if (!Ctor || Ctor->isImplicit() || inSystemHeader(Ctor->getLocation(), SM))
       return true;
-    std::string Key;
-    for (const ParmVarDecl *P : Ctor->parameters()) {
-      unsigned Own = P->getFunctionScopeIndex();
-      std::optional<unsigned> Param = patternParameterIndex(Ctor, Own);
-      if (!Param || !isIntegralParameter(P) || Own >= Construct->getNumArgs())
-        continue;
-      if (Key.empty())
-        Key = flowKey(Ctor);
-      record(Construct, Ctor, Construct->getArg(Own), nullptr, Key, *Param);
-    }
+    recordSite(Construct, Ctor, [&](unsigned Own) -> const Expr * {
+      return Own < Construct->getNumArgs() ? Construct->getArg(Own) : nullptr;
+    });
     return true;
   }
 
@@ -244,11 +220,37 @@ public:
 
 private:
   /// Records what \p Site, a call or a construction of \p Callee, passes
+  /// for each integer parameter of the callee's pattern; \p ArgumentFor
+  /// gives the site's argument (or the default it takes) for the callee's
+  /// own parameter N.
+  void recordSite(const Expr *Site, const FunctionDecl *Callee,
+                  llvm::function_ref<const Expr *(unsigned)> ArgumentFor) {
+    // One entry per call as written, not per template instantiation. A
+    // call on another call's result begins where that one does
+    // (`grow(x, 1).sum()`): the end and the callee tell them apart.
+    if (!SeenCalls.insert({Site->getBeginLoc(), Site->getEndLoc(), callTarget(Callee)}).second)
+      return;
+    // An element of an expanded pack (`f(Args... args)`) has no parameter
+    // of its own in the pattern, which is what the flow is about.
+    std::vector<int> Positions = patternPositions(Callee);
+    std::string Key;
+    for (const ParmVarDecl *P : Callee->parameters()) {
+      unsigned Own = P->getFunctionScopeIndex();
+      if (Own >= Positions.size() || Positions[Own] < 0 || !isIntegralParameter(P))
+        continue;
+      if (Key.empty())
+        Key = flowKey(Callee);
+      record(Site, Callee, ArgumentFor(Own), Key, unsigned(Positions[Own]));
+    }
+  }
+
+  /// Records what \p Site, a call or a construction of \p Callee, passes
   /// as \p Given (the argument, or the default it takes) for the callee's
-  /// parameter \p Param of its pattern. \p Call is the site when it is a
-  /// call that a template argument could be given to.
+  /// parameter \p Param of its pattern. A call can be given a template
+  /// argument instead; a construction cannot.
   void record(const Expr *Site, const FunctionDecl *Callee, const Expr *Given,
-              const CallExpr *Call, const std::string &Key, unsigned Param) {
+              const std::string &Key, unsigned Param) {
+    const auto *Call = dyn_cast<CallExpr>(Site);
     FlowArgument A;
     A.Callee = Key;
     A.Param = Param;
@@ -262,7 +264,7 @@ private:
       if (const auto *Default = dyn_cast_or_null<CXXDefaultArgExpr>(Given))
         if (std::optional<llvm::APSInt> V = evaluateAxis(Default->getExpr(), Ctx)) {
           A.Value = toString(*V, 10);
-          if (std::optional<llvm::APSInt> T = valueAsTemplateArgument(Default->getExpr(), Ctx))
+          if (std::optional<llvm::APSInt> T = valueAsTemplateArgument(Default->getExpr(), *V, Ctx))
             A.AsTemplateArgument = toString(*T, 10);
         }
       Flow.Arguments.push_back(std::move(A));
@@ -281,7 +283,7 @@ private:
     } else if (std::optional<llvm::APSInt> V = evaluateAxis(Arg, Ctx)) {
       A.Kind = FlowArgument::Constant;
       A.Value = toString(*V, 10);
-      if (std::optional<llvm::APSInt> T = valueAsTemplateArgument(Arg, Ctx))
+      if (std::optional<llvm::APSInt> T = valueAsTemplateArgument(Arg, *V, Ctx))
         A.AsTemplateArgument = toString(*T, 10);
     } else if (CallerParam && isIntegralParameter(Passed)) {
       A.Kind = FlowArgument::Forwarded;

@@ -198,12 +198,11 @@ std::optional<llvm::APSInt> evaluateAxis(const Expr *E,
   return E->getIntegerConstantExpr(Ctx);
 }
 
-std::optional<llvm::APSInt> valueAsTemplateArgument(const Expr *E, const ASTContext &Ctx) {
-  std::optional<llvm::APSInt> AtRunTime = evaluateAxis(E, Ctx);
+std::optional<llvm::APSInt> valueAsTemplateArgument(const Expr *E, const llvm::APSInt &AtRunTime,
+                                                    const ASTContext &Ctx) {
   Expr::EvalResult Result;
-  if (!AtRunTime ||
-      !E->EvaluateAsConstantExpr(Result, Ctx, ConstantExprKind::NonClassTemplateArgument) ||
-      !Result.Val.isInt() || llvm::APSInt::isSameValue(Result.Val.getInt(), *AtRunTime))
+  if (!E->EvaluateAsConstantExpr(Result, Ctx, ConstantExprKind::NonClassTemplateArgument) ||
+      !Result.Val.isInt() || llvm::APSInt::isSameValue(Result.Val.getInt(), AtRunTime))
     return std::nullopt;
   return Result.Val.getInt();
 }

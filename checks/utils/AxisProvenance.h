@@ -53,11 +53,12 @@ AxisProvenance classifyAxis(const Expr *Axis, const ASTContext &Ctx);
 /// The value of \p E when it is an integer constant expression.
 std::optional<llvm::APSInt> evaluateAxis(const Expr *E, const ASTContext &Ctx);
 
-/// The value \p E, a constant, has where a constant is required (a
-/// template argument) when that differs from evaluateAxis's, its value at
-/// run time: code that asks `std::is_constant_evaluated()` or `if
+/// The value \p E, a constant whose value at run time (evaluateAxis's) is
+/// \p AtRunTime, has where a constant is required (a template argument),
+/// when that differs: code that asks `std::is_constant_evaluated()` or `if
 /// consteval` computes otherwise there. Empty when the two agree.
-std::optional<llvm::APSInt> valueAsTemplateArgument(const Expr *E, const ASTContext &Ctx);
+std::optional<llvm::APSInt> valueAsTemplateArgument(const Expr *E, const llvm::APSInt &AtRunTime,
+                                                    const ASTContext &Ctx);
 
 } // namespace clang::tidy::gradlint
 

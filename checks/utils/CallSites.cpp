@@ -14,10 +14,9 @@ const FunctionDecl *callTarget(const FunctionDecl *FD) {
   return FD->getCanonicalDecl();
 }
 
-/// For each parameter of \p FD, the index of the pattern's parameter it was
-/// instantiated from, or -1 for an element of an expanded pack; empty where
-/// they cannot be lined up (more than one pack, or too few parameters).
-static std::vector<int> patternPositions(const FunctionDecl *FD) {
+// Empty where the parameters cannot be lined up: more than one pack, or
+// too few parameters.
+std::vector<int> patternPositions(const FunctionDecl *FD) {
   const FunctionDecl *Pattern = callTarget(FD);
   unsigned Own = FD->getNumParams(), Theirs = Pattern->getNumParams();
   unsigned Packs = llvm::count_if(Pattern->parameters(), [](const ParmVarDecl *P) {

@@ -11,12 +11,18 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include <optional>
+#include <vector>
 
 namespace clang::tidy::gradlint {
 
 /// The declaration calls are grouped under: the template pattern of an
 /// instantiation, canonical.
 const FunctionDecl *callTarget(const FunctionDecl *FD);
+
+/// For each parameter of \p FD, the index of the parameter of
+/// callTarget(\p FD) it was instantiated from, or -1 for an element of an
+/// expanded function parameter pack; empty where they cannot be lined up.
+std::vector<int> patternPositions(const FunctionDecl *FD);
 
 /// The index, among callTarget(\p FD)'s parameters, of the parameter that
 /// \p FD's parameter \p Index was instantiated from; none for an element of
