@@ -372,7 +372,7 @@ RuntimeConcatAxisCheck::configuredForm(llvm::StringRef QualifiedName) const {
 std::string RuntimeConcatAxisCheck::configuredName(const FunctionDecl &FD) const {
   if (AxisArguments.empty() && CompileTimeForms.empty())
     return "";
-  return qualifiedSpelling(diagnosticDecl(&FD));
+  return optionName(diagnosticDecl(&FD));
 }
 
 std::optional<CompileTimeForm>
@@ -608,9 +608,25 @@ std::vector<FixItHint> RuntimeConcatAxisCheck::rewriteCall(
     // bring the compile-time form (a facade written before the form was
     // declared): the form's own namespace names it.
     std::string Name;
+    // A configured form in the callee's own scope (`lib::Tensor::Ops::glue`
+    // and `glue_static`) is named the way the user named the callee: its
+    // qualifier as written may carry template arguments that the
+    // configured name has not (`lib::Tensor<float, 2>::Ops::`).
+    llvm::StringRef ConfiguredScope = Form.ConfiguredName;
+    ConfiguredScope.consume_back(lastComponent(Form.ConfiguredName));
+    // (An unqualified call of a free function keeps the full name: it may
+    // have been found by argument-dependent lookup.)
+    std::string CalleeName = optionName(Named);
+    bool SameScope =
+        !Form.ConfiguredName.empty() && Ref &&
+        (Ref->hasQualifier() || isa<CXXMethodDecl>(Callee)) &&
+        llvm::StringRef(CalleeName).drop_back(lastComponent(CalleeName).size()) ==
+            ConfiguredScope;
+    if (SameScope)
+      NameBegin = Ref->getNameInfo().getBeginLoc();
     if (!Form.ConfiguredName.empty())
-      Name = Member ? lastComponent(Form.ConfiguredName).str()
-                    : Form.ConfiguredName;
+      Name = Member || SameScope ? lastComponent(Form.ConfiguredName).str()
+                                 : Form.ConfiguredName;
     else if (Ref && !Ref->hasQualifier() && Call->usesADL() && !LO.CPlusPlus20)
       Name = qualifiedSpelling(Named);
     else if (Ref && !usingBringsForm(Ref->getFoundDecl(), Form))

@@ -37,8 +37,12 @@ constexpr llvm::StringLiteral DefaultTensorTypes = "*Tensor*;*Array*";
 
 AST_MATCHER_P(FunctionDecl, registrationFunction,
               const TypeErasedPullbackCheck *, Check) {
-  const IdentifierInfo *II = Node.getIdentifier();
-  return II && Check->mayBeRegistration(II->getName());
+  DeclarationName Name = Node.getDeclName();
+  if (const IdentifierInfo *II = Name.getAsIdentifierInfo())
+    return Check->mayBeRegistration(II->getName());
+  // `Tape::operator<<`, configured as clang spells it.
+  return Name.getNameKind() == DeclarationName::CXXOperatorName &&
+         Check->mayBeRegistration(Name.getAsString());
 }
 
 /// `f` for `&f`, \p E otherwise.
@@ -1023,11 +1027,15 @@ void TypeErasedPullbackCheck::check(const MatchFinder::MatchResult &Result) {
     const FunctionDecl *Named = Callee->getPrimaryTemplate()
                                     ? Callee->getPrimaryTemplate()->getTemplatedDecl()
                                     : Callee;
-    unsigned Offset = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
-    for (unsigned Index : Registrations.indicesFor(qualifiedSpelling(Named))) {
-      if (Index + Offset >= Call->getNumArgs())
+    // The configured index does not count the object, an explicit one
+    // (`this Tape &self`, parameter 0) included.
+    const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+    unsigned Objects = Method && Method->isExplicitObjectMemberFunction() ? 1 : 0;
+    for (unsigned Index : Registrations.indicesFor(optionName(Named))) {
+      const Expr *Arg = callArgument(Call, Index + Objects);
+      if (!Arg)
         continue;
-      const Expr *Arg = stripTemporaries(Call->getArg(Index + Offset));
+      Arg = stripTemporaries(Arg);
       if (const LambdaExpr *Lambda = lambdaOf(Arg)) {
         addLambda(Lambda, nullptr);
       } else if (const auto *Ref = dyn_cast<DeclRefExpr>(
@@ -1500,21 +1508,24 @@ struct Taken {
 };
 std::optional<Taken> howCallTakes(const CallExpr *Call, const FunctionDecl *Callee,
                                   const Expr *Arg) {
-  unsigned First = 0;
-  if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
-      Method && isa<CXXOperatorCallExpr>(Call) && !Method->isStatic()) {
-    if (Call->getArg(0) == Arg)
+  unsigned Objects = undeclaredObjectArguments(Call);
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+    if (Call->getArg(I) != Arg)
+      continue;
+    if (I < Objects) {
+      // The implicit object of a member operator; a static operator()
+      // does not touch its object.
+      const auto *Method = cast<CXXMethodDecl>(Callee);
+      if (Method->isStatic())
+        return Taken{false, nullptr};
       return Taken{!Method->isConst(), Method};
-    First = 1;
-  }
-  for (unsigned I = First; I < Call->getNumArgs(); ++I)
-    if (Call->getArg(I) == Arg) {
-      if (I - First >= Callee->getNumParams())
-        return std::nullopt;
-      QualType Param = Callee->getParamDecl(I - First)->getType();
-      return Taken{Param->isReferenceType() && !Param->getPointeeType().isConstQualified(),
-                   nullptr};
     }
+    if (I - Objects >= Callee->getNumParams())
+      return std::nullopt;
+    QualType Param = Callee->getParamDecl(I - Objects)->getType();
+    return Taken{Param->isReferenceType() && !Param->getPointeeType().isConstQualified(),
+                 nullptr};
+  }
   return std::nullopt;
 }
 

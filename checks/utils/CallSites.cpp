@@ -56,14 +56,14 @@ const ParmVarDecl *instantiatedParameter(const FunctionDecl *FD, unsigned Patter
   return At == Positions.end() ? nullptr : FD->getParamDecl(At - Positions.begin());
 }
 
+unsigned undeclaredObjectArguments(const CallExpr *Call) {
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+  const auto *M = Op ? dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee()) : nullptr;
+  return M && !M->isExplicitObjectMemberFunction() ? 1 : 0;
+}
+
 const Expr *callArgument(const CallExpr *Call, unsigned ParamIndex) {
-  unsigned Index = ParamIndex;
-  // `object(args)` calls operator() with the object as argument 0, which
-  // is no parameter unless it is an explicit object (`this const S &self`).
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
-    if (const auto *M = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
-        M && !M->isExplicitObjectMemberFunction())
-      ++Index;
+  unsigned Index = ParamIndex + undeclaredObjectArguments(Call);
   return Index < Call->getNumArgs() ? Call->getArg(Index) : nullptr;
 }
 

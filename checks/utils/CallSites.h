@@ -35,6 +35,13 @@ std::optional<unsigned> patternParameterIndex(const FunctionDecl *FD, unsigned I
 /// \p PatternIndex; null for a pack, or where they cannot be lined up.
 const ParmVarDecl *instantiatedParameter(const FunctionDecl *FD, unsigned PatternIndex);
 
+/// How many of \p Call's first arguments pass an object that no parameter
+/// of the callee declares: 1 where `object(args)` or `a << b` calls a member
+/// operator with an implicit object, or a static operator(); 0 otherwise
+/// (a member call's object is no argument, and an explicit object
+/// `this Tape &self` is parameter 0).
+unsigned undeclaredObjectArguments(const CallExpr *Call);
+
 /// The call's argument for parameter \p ParamIndex of the callee, as
 /// written or the default it takes (a CXXDefaultArgExpr), or null.
 const Expr *callArgument(const CallExpr *Call, unsigned ParamIndex);

@@ -11,11 +11,11 @@ namespace clang::tidy::gradlint {
 std::string qualifiedClassName(QualType T) {
   T = T.getNonReferenceType();
   if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
-    return qualifiedSpelling(RD);
+    return optionName(RD);
   // A dependent specialisation (`std::function<T(T)>` in a template).
   if (const auto *TST = T->getAs<TemplateSpecializationType>())
     if (const TemplateDecl *TD = TST->getTemplateName().getAsTemplateDecl())
-      return qualifiedSpelling(TD);
+      return optionName(TD);
   return {};
 }
 

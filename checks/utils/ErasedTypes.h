@@ -25,9 +25,9 @@ enum class ContainerKind { None, Tuple, Pair, Array, Vector, Optional, Map };
 /// Which kind of std container \p T is (ContainerKind::None otherwise).
 ContainerKind containerKind(QualType T);
 
-/// The qualified name of a class type's declaration (template name for a
-/// specialisation, dependent or not), without inline namespaces:
-/// "std::vector".
+/// The qualified name of a class type's declaration as options name it
+/// (optionName): the template's name for a specialisation, dependent or
+/// not, and for a class nested in one; no inline namespaces. "std::vector".
 std::string qualifiedClassName(QualType T);
 
 /// Whether \p T is std::any or boost::any: a holder of a value of any type.

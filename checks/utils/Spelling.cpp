@@ -82,6 +82,26 @@ std::string qualifiedSpelling(const NamedDecl *D) {
   return Name;
 }
 
+std::string optionName(const NamedDecl *D) {
+  llvm::SmallVector<std::string, 4> Scopes;
+  for (const DeclContext *DC = D->getDeclContext(); DC && !DC->isTranslationUnit();
+       DC = DC->getParent()) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC)) {
+      if (!NS->isAnonymousNamespace() && !NS->isInline())
+        Scopes.push_back(NS->getNameAsString());
+    } else if (const auto *Named = dyn_cast<NamedDecl>(DC)) {
+      // A class (a specialization by its template's name), or the
+      // function a local class is declared in.
+      if (Named->getDeclName().isIdentifier() && !Named->getName().empty())
+        Scopes.push_back(Named->getNameAsString());
+    }
+  }
+  std::string Name;
+  for (const std::string &Scope : llvm::reverse(Scopes))
+    Name += Scope + "::";
+  return Name + D->getDeclName().getAsString();
+}
+
 std::string quotedName(const NamedDecl *D) {
   std::string Name;
   llvm::raw_string_ostream OS(Name);

@@ -27,6 +27,13 @@ std::optional<std::string> aliasSpelling(QualType T, const ASTContext &Ctx,
 /// \p D's qualified name as a user writes it: `refcat::cat`, `std::vector`.
 std::string qualifiedSpelling(const NamedDecl *D);
 
+/// \p D's qualified name as options name it: as qualifiedSpelling, but
+/// the enclosing classes without template arguments, so that one entry
+/// covers every specialization (`lib::Tensor::join` for the member
+/// `join` of `lib::Tensor<float, 2>`, or of a partial specialization);
+/// inline and anonymous namespaces left out.
+std::string optionName(const NamedDecl *D);
+
 /// \p D as a diagnostic's %0 names it, quotes included: `'grow'`, for
 /// notes whose text is built before it is emitted (or in another file).
 std::string quotedName(const NamedDecl *D);
