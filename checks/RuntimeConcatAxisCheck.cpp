@@ -144,6 +144,40 @@ bool isInTemplateInstantiation(const CallExpr *Call, ASTContext &Ctx) {
   return FD && FD->getTemplateInstantiationPattern() != nullptr;
 }
 
+/// Whether the qualifier of \p Ref, a static member named in code
+/// instantiated from a template, was dependent where the template is
+/// written (`B::cat` with a template parameter B), so that a template
+/// argument list after the name needs the `template` keyword. Where the
+/// written call cannot be found, true: the keyword is valid either way.
+bool qualifierWasDependent(const DeclRefExpr *Ref, const CallExpr *Call, ASTContext &Ctx) {
+  const FunctionDecl *FD = enclosingFunction(Call, Ctx);
+  const FunctionDecl *Pattern = FD ? FD->getTemplateInstantiationPattern() : nullptr;
+  if (!Pattern || !Pattern->getBody())
+    return true;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    SourceLocation Name;
+    std::optional<bool> Dependent;
+    bool VisitDependentScopeDeclRefExpr(DependentScopeDeclRefExpr *E) {
+      if (E->getNameInfo().getLoc() == Name)
+        Dependent = true;
+      return !Dependent;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (E->getNameInfo().getLoc() == Name)
+        Dependent = false;
+      return !Dependent;
+    }
+    bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *E) {
+      if (E->getNameInfo().getLoc() == Name)
+        Dependent = false;
+      return !Dependent;
+    }
+  } Find;
+  Find.Name = Ref->getNameInfo().getLoc();
+  Find.TraverseStmt(Pattern->getBody());
+  return Find.Dependent.value_or(true);
+}
+
 /// Whether unqualified lookup of \p Target's name from inside \p From
 /// would stop at another declaration first: a scope around the call (the
 /// function, its classes, its namespaces) that declares the name without
@@ -422,8 +456,14 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
   if (Form && isInsideForm(Call, *Form, Ctx))
     return;
   // A call in a template is matched once per instantiation; report it once.
-  if (!Reported.insert(Axis->getBeginLoc()).second)
+  // The fix, written for the first, is resolved in every instantiation
+  // when it is proved: each may call its own compile-time form (`B::cat`
+  // for two backends B).
+  if (!Reported.insert(Axis->getBeginLoc()).second) {
+    if (Form)
+      expectAlso({Call, std::vector<const Decl *>(Form->Overloads.begin(), Form->Overloads.end())});
     return;
+  }
 
   const NamedDecl *Named = diagnosticDecl(Callee);
   if (!Form) {
@@ -636,15 +676,28 @@ std::vector<FixItHint> RuntimeConcatAxisCheck::rewriteCall(
     std::string TemplateArgs = "<" + templateArgumentText(Axis, AxisText, Ctx) + ">";
     // (An implicit `this->` member was found where the template is
     // defined, so its name is known to be a template there.)
-    if (Member && !Member->isImplicitAccess() && isInTemplateInstantiation(Call, Ctx))
-      Hints.push_back(FixItHint::CreateInsertion(NameBegin, "template "));
-    if (Name.empty())
+    // Likewise a static member named through a class, which may be a
+    // template parameter there (`B::cat(x, x, 1)` -> `B::template cat<1>`).
+    bool KeptQualifier = Ref && Ref->hasQualifier() && (Name.empty() || SameScope);
+    std::string Keyword =
+        ((Member && !Member->isImplicitAccess() && isInTemplateInstantiation(Call, Ctx)) ||
+         (KeptQualifier && isa<CXXMethodDecl>(Callee) && isInTemplateInstantiation(Call, Ctx) &&
+          qualifierWasDependent(Ref, Call, Ctx)))
+            ? "template "
+            : "";
+    SourceLocation KeywordAt = Ref ? Ref->getNameInfo().getBeginLoc() : NameBegin;
+    if (Name.empty()) {
+      if (!Keyword.empty())
+        Hints.push_back(FixItHint::CreateInsertion(KeywordAt, Keyword));
       Hints.push_back(FixItHint::CreateInsertion(
           Lexer::getLocForEndOfToken(NameEnd, 0, SM, LO), TemplateArgs));
-    else
+    } else {
+      if (!Keyword.empty() && KeywordAt != NameBegin)
+        Hints.push_back(FixItHint::CreateInsertion(KeywordAt, Keyword));
       Hints.push_back(FixItHint::CreateReplacement(
           CharSourceRange::getTokenRange(NameBegin, NameEnd),
-          Name + TemplateArgs));
+          (KeywordAt == NameBegin ? Keyword : "") + Name + TemplateArgs));
+    }
     Hints.push_back(FixItHint::CreateRemoval(*Removal));
     return Hints;
   }
@@ -656,11 +709,18 @@ std::vector<FixItHint> RuntimeConcatAxisCheck::rewriteCall(
     bool SameScope =
         TagScope->Equals(Callee->getDeclContext()->getRedeclContext());
     if (Ref && SameScope && Ref->hasQualifier() && !Qualify) {
-      // `rc::cat(...)` -> `rc::Axis<3>{}`: reuse the user's qualifier.
+      // `rc::cat(...)` -> `rc::Axis<3>{}`: reuse the user's qualifier. A
+      // qualifier that is dependent where the template is written (`B::cat`
+      // with a template parameter B) names the tag as a dependent type:
+      // `typename B::template Axis<3>{}`, right for every instantiation.
       std::optional<CharSourceRange> Qualifier =
           Fixes.fileRange(Ref->getQualifierLoc().getSourceRange());
-      Tag = Qualifier ? (Fixes.text(*Qualifier) + Form.Tag->getName()).str()
-                      : qualifiedSpelling(Form.Tag);
+      bool Dependent = isa<CXXMethodDecl>(Callee) && isInTemplateInstantiation(Call, Ctx) &&
+                       qualifierWasDependent(Ref, Call, Ctx);
+      Tag = !Qualifier ? qualifiedSpelling(Form.Tag)
+            : Dependent
+                ? ("typename " + Fixes.text(*Qualifier) + "template " + Form.Tag->getName()).str()
+                : (Fixes.text(*Qualifier) + Form.Tag->getName()).str();
     } else if (Ref && SameScope && !Call->usesADL() && !Qualify &&
                !isa<UsingShadowDecl>(Ref->getFoundDecl()) &&
                !nameHiddenAt(Form.Tag, enclosingFunction(Call, Ctx))) {

@@ -744,6 +744,19 @@ void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
                       std::nullopt});
 }
 
+void FixProof::expectAlso(const ExpectedCall &Also) {
+  const SourceManager &SM = PP.getSourceManager();
+  std::optional<SourceSite> At = siteAt(Also.Call->getExprLoc(), SM);
+  if (!At)
+    return;
+  for (Finding &F : Findings)
+    for (auto &[Where, Callees] : F.Expected)
+      if (Where == *At)
+        for (const Decl *D : Also.Callees)
+          if (std::optional<SourceSite> Site = siteOf(D, SM))
+            Callees.insert(*Site);
+}
+
 void FixProof::leave() {
   if (Members > 0 && --Members > 0)
     return;

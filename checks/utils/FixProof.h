@@ -194,6 +194,12 @@ public:
            bool Question = false, const FixClaims &Claims = {},
            std::vector<std::vector<FixItHint>> Fallbacks = {});
 
+  /// Another instantiation of a call that a finding's fix rewrites
+  /// (`B::cat(x, x, 1)` in `run<Backend>` and `run<Backend2>`) may call
+  /// \p Also's callees: the rewritten call, resolved in each instantiation,
+  /// may call any of them.
+  void expectAlso(const ExpectedCall &Also);
+
   /// One check has finished the translation unit; the last one proves the
   /// fixes and emits every finding, in the order they were added.
   void leave();

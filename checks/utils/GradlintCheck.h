@@ -63,6 +63,13 @@ protected:
       Emit(Fix, ProofOutcome{!Fix.empty(), true, {}});
   }
 
+  /// Another instantiation of a call a reported fix rewrites may call
+  /// \p Also's callees (FixProof::expectAlso).
+  void expectAlso(const ExpectedCall &Also) {
+    if (Proof && !Left)
+      Proof->expectAlso(Also);
+  }
+
   /// Emits a finding through \p Emit once the compiler has answered
   /// \p Question (see FixProof::add), which is never offered as a fix.
   void ask(ASTContext &Ctx, std::vector<FixItHint> Question,
