@@ -1,6 +1,7 @@
 //===--- Pullbacks.cpp - recognise pullbacks ------------------------------===//
 
 #include "utils/Pullbacks.h"
+#include "utils/CallSites.h"
 #include "utils/ErasedTypes.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -830,8 +831,14 @@ modifiesCallersArgument(const FunctionDecl *Op, const FunctionProtoType *Sig,
                  argumentAsWritten(Call->getArg(I + 1))->isPRValue();
         }))
       continue;
-    if (!Body || ExprMutationAnalyzer(*Body, Op->getASTContext())
-                     .isMutated(Def->getParamDecl(I)))
+    // The pattern's parameter that Op's was instantiated from: a generic
+    // lambda's pack (`auto &&...dy`) is one parameter there, and an element
+    // of it has none of its own (then it may be modified).
+    std::optional<unsigned> Written =
+        Def == Op ? std::optional<unsigned>(I) : patternParameterIndex(Op, I);
+    if (!Body || !Written || *Written >= Def->getNumParams() ||
+        ExprMutationAnalyzer(*Body, Op->getASTContext())
+            .isMutated(Def->getParamDecl(*Written)))
       return "its parameter " + std::to_string(I + 1) +
              " is a reference it may modify, which would bind the caller's "
              "argument where the signature passes a copy";
