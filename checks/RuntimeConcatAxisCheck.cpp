@@ -459,11 +459,19 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
   // The fix, written for the first, is resolved in every instantiation
   // when it is proved: each may call its own compile-time form (`B::cat`
   // for two backends B).
-  if (!Reported.insert(Axis->getBeginLoc()).second) {
-    if (Form)
+  const auto *CalleeRef = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts());
+  bool AdlBeforeCxx20 = CalleeRef && !CalleeRef->hasQualifier() && Call->usesADL() &&
+                        !getLangOpts().CPlusPlus20;
+  if (auto Seen = Reported.find(Axis->getBeginLoc()); Seen != Reported.end()) {
+    if (Form) {
       expectAlso({Call, std::vector<const Decl *>(Form->Overloads.begin(), Form->Overloads.end())});
+      if (AdlBeforeCxx20 && Form->Declaration != Seen->second.Form)
+        *Seen->second.FoundPerInstantiation = true;
+    }
     return;
   }
+  auto FoundPerInstantiation = std::make_shared<bool>(false);
+  Reported[Axis->getBeginLoc()] = {Form ? Form->Declaration : nullptr, FoundPerInstantiation};
 
   const NamedDecl *Named = diagnosticDecl(Callee);
   if (!Form) {
@@ -474,10 +482,8 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
   }
 
   Finding F{Axis, Named, classifyAxis(Axis, Ctx), *Form};
-  const auto *CalleeRef = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts());
-  F.HiddenFriendBeforeCxx20 = CalleeRef && !CalleeRef->hasQualifier() &&
-                              Call->usesADL() && !getLangOpts().CPlusPlus20 &&
-                              isHiddenFriendForm(*Form);
+  F.FoundPerInstantiation = FoundPerInstantiation;
+  F.HiddenFriendBeforeCxx20 = AdlBeforeCxx20 && isHiddenFriendForm(*Form);
   // The run-time form's parameter may convert the axis to another value
   // (`-1` to an `unsigned`); a template argument is converted without
   // narrowing, so the text as written would give the compile-time form
@@ -774,7 +780,13 @@ void RuntimeConcatAxisCheck::emit(const Finding &F,
                                   const ProofOutcome &Proof, ASTContext &Ctx) {
   const Expr *Axis = F.Axis;
   const SourceManager &SM = Ctx.getSourceManager();
-  if (noFormForArguments(F, Proof, SM))
+  // Before C++20, an unqualified call that finds another namespace's form
+  // in each instantiation: the fix names the first one's, which the others
+  // do not take, but each instantiation has a form of its own.
+  bool PerInstantiation = F.FoundPerInstantiation && *F.FoundPerInstantiation;
+  if (PerInstantiation)
+    Proved = {};
+  else if (noFormForArguments(F, Proof, SM))
     return;
   const NamedDecl *FormDecl = F.Form.Declaration;
   switch (F.Provenance.Origin) {
@@ -825,6 +837,16 @@ void RuntimeConcatAxisCheck::emit(const Finding &F,
          "does not look it up that way",
          DiagnosticIDs::Note)
         << F.Callee->getName();
+  if (PerInstantiation) {
+    diag(Axis->getBeginLoc(),
+         "no fix before C++20: in each instantiation argument-dependent lookup "
+         "finds '%0' in another namespace, and before C++20 '%0<...>(...)' does "
+         "not look it up that way; no one qualified name names every "
+         "instantiation's compile-time form",
+         DiagnosticIDs::Note)
+        << F.Callee->getName();
+    return;
+  }
   if (F.ConvertedFrom)
     diag(Axis->getBeginLoc(),
          "no fix: the run-time form's parameter converts the axis as written, "

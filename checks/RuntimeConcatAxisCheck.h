@@ -10,8 +10,9 @@
 #include "utils/NamePattern.h"
 #include "utils/OptionLists.h"
 #include "utils/GradlintCheck.h"
-#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include <memory>
 
 namespace clang::tidy::gradlint {
 
@@ -58,6 +59,11 @@ private:
     /// The axis as written computes another value where a constant is
     /// required (`std::is_constant_evaluated()`): that value, then.
     std::optional<llvm::APSInt> AsTemplateArgument = std::nullopt;
+    /// Set, once the unit is matched, when the call is in a template and
+    /// before C++20 unqualified: argument-dependent lookup finds another
+    /// namespace's function (and form) in another instantiation, and no
+    /// one spelling of the compile-time form names them all.
+    std::shared_ptr<bool> FoundPerInstantiation = nullptr;
     /// A constant axis whose text moves into the compile-time form.
     bool fixable() const {
       return Provenance.movable() && !HiddenFriendBeforeCxx20 && !ConvertedFrom &&
@@ -142,7 +148,12 @@ private:
 
   // Per translation unit.
   CompileTimeFormFinder Forms;
-  llvm::DenseSet<SourceLocation> Reported;
+  /// The calls reported, by axis: the first instantiation's finding.
+  struct FirstReport {
+    const NamedDecl *Form;
+    std::shared_ptr<bool> FoundPerInstantiation;
+  };
+  llvm::DenseMap<SourceLocation, FirstReport> Reported;
   /// Findings whose axis is a parameter, reported at the end of the unit.
   std::vector<ParameterFinding> ParameterFindings;
   /// The unit matched, for finishTranslationUnit (null before a match).
