@@ -144,15 +144,22 @@ bool isInTemplateInstantiation(const CallExpr *Call, ASTContext &Ctx) {
   return FD && FD->getTemplateInstantiationPattern() != nullptr;
 }
 
-/// Whether the qualifier of \p Ref, a static member named in code
-/// instantiated from a template, was dependent where the template is
-/// written (`B::cat` with a template parameter B), so that a template
-/// argument list after the name needs the `template` keyword. Where the
-/// written call cannot be found, true: the keyword is valid either way.
-bool qualifierWasDependent(const DeclRefExpr *Ref, const CallExpr *Call, ASTContext &Ctx) {
+/// Whether \p Ref names \p Callee, a static member, through a class that
+/// is dependent where the template around the call is written (`B::cat`
+/// with a template parameter B, `B::Ops::cat`), so that a template argument
+/// list after the name needs the `template` keyword and a member template
+/// named through it `typename`. False outside code instantiated from a
+/// template; where the written call cannot be found, true: the keywords
+/// are valid either way.
+bool namedThroughDependentClass(const DeclRefExpr *Ref, const FunctionDecl *Callee,
+                                const CallExpr *Call, ASTContext &Ctx) {
+  if (!Ref->hasQualifier() || !isa<CXXMethodDecl>(Callee))
+    return false;
   const FunctionDecl *FD = enclosingFunction(Call, Ctx);
   const FunctionDecl *Pattern = FD ? FD->getTemplateInstantiationPattern() : nullptr;
-  if (!Pattern || !Pattern->getBody())
+  if (!Pattern)
+    return false;
+  if (!Pattern->getBody())
     return true;
   struct Finder : RecursiveASTVisitor<Finder> {
     SourceLocation Name;
@@ -684,25 +691,24 @@ std::vector<FixItHint> RuntimeConcatAxisCheck::rewriteCall(
     // defined, so its name is known to be a template there.)
     // Likewise a static member named through a class, which may be a
     // template parameter there (`B::cat(x, x, 1)` -> `B::template cat<1>`).
-    bool KeptQualifier = Ref && Ref->hasQualifier() && (Name.empty() || SameScope);
-    std::string Keyword =
-        ((Member && !Member->isImplicitAccess() && isInTemplateInstantiation(Call, Ctx)) ||
-         (KeptQualifier && isa<CXXMethodDecl>(Callee) && isInTemplateInstantiation(Call, Ctx) &&
-          qualifierWasDependent(Ref, Call, Ctx)))
+    // (The user's qualifier stays only where no name is written, or where
+    // the name alone is replaced: the keyword then goes before the name.)
+    bool KeptQualifier = Ref && (Name.empty() || SameScope);
+    llvm::StringRef Keyword =
+        (Member && !Member->isImplicitAccess() && isInTemplateInstantiation(Call, Ctx)) ||
+                (KeptQualifier && namedThroughDependentClass(Ref, Callee, Call, Ctx))
             ? "template "
             : "";
-    SourceLocation KeywordAt = Ref ? Ref->getNameInfo().getBeginLoc() : NameBegin;
     if (Name.empty()) {
       if (!Keyword.empty())
-        Hints.push_back(FixItHint::CreateInsertion(KeywordAt, Keyword));
+        Hints.push_back(FixItHint::CreateInsertion(
+            Ref ? Ref->getNameInfo().getBeginLoc() : NameBegin, Keyword));
       Hints.push_back(FixItHint::CreateInsertion(
           Lexer::getLocForEndOfToken(NameEnd, 0, SM, LO), TemplateArgs));
     } else {
-      if (!Keyword.empty() && KeywordAt != NameBegin)
-        Hints.push_back(FixItHint::CreateInsertion(KeywordAt, Keyword));
       Hints.push_back(FixItHint::CreateReplacement(
           CharSourceRange::getTokenRange(NameBegin, NameEnd),
-          (KeywordAt == NameBegin ? Keyword : "") + Name + TemplateArgs));
+          Keyword.str() + Name + TemplateArgs));
     }
     Hints.push_back(FixItHint::CreateRemoval(*Removal));
     return Hints;
@@ -721,10 +727,8 @@ std::vector<FixItHint> RuntimeConcatAxisCheck::rewriteCall(
       // `typename B::template Axis<3>{}`, right for every instantiation.
       std::optional<CharSourceRange> Qualifier =
           Fixes.fileRange(Ref->getQualifierLoc().getSourceRange());
-      bool Dependent = isa<CXXMethodDecl>(Callee) && isInTemplateInstantiation(Call, Ctx) &&
-                       qualifierWasDependent(Ref, Call, Ctx);
       Tag = !Qualifier ? qualifiedSpelling(Form.Tag)
-            : Dependent
+            : namedThroughDependentClass(Ref, Callee, Call, Ctx)
                 ? ("typename " + Fixes.text(*Qualifier) + "template " + Form.Tag->getName()).str()
                 : (Fixes.text(*Qualifier) + Form.Tag->getName()).str();
     } else if (Ref && SameScope && !Call->usesADL() && !Qualify &&

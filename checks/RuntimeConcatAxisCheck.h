@@ -76,8 +76,8 @@ private:
                                     llvm::StringRef QualifiedName) const;
   std::optional<CompileTimeForm>
   configuredForm(llvm::StringRef QualifiedName) const;
-  /// \p FD's qualified spelling when the options name functions by it
-  /// (AxisArguments, CompileTimeForms), empty otherwise.
+  /// \p FD's name as the options name functions (optionName) when any
+  /// option does (AxisArguments, CompileTimeForms), empty otherwise.
   std::string configuredName(const FunctionDecl &FD) const;
   /// The compile-time form of \p FD, a run-time form taking its axis at
   /// \p Index: the configured one, or the one its overload set has.

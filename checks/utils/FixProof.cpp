@@ -543,6 +543,16 @@ bool faultInjected() {
   return Fault && llvm::StringRef(Fault) == "break-fixes";
 }
 
+/// Where \p Decls are declared, as places in the original files.
+std::set<SourceSite> declarationSites(llvm::ArrayRef<const Decl *> Decls,
+                                      const SourceManager &SM) {
+  std::set<SourceSite> Sites;
+  for (const Decl *D : Decls)
+    if (std::optional<SourceSite> Site = siteOf(D, SM))
+      Sites.insert(*Site);
+  return Sites;
+}
+
 } // namespace
 
 namespace {
@@ -726,10 +736,7 @@ void FixProof::add(ASTContext &Context, std::vector<FixItHint> Fix,
         Replaced.push_back(CallKey{At->Begin, At->End, false});
     for (const ExpectedCall &E : Claims.Calls) {
       std::optional<SourceSite> At = siteAt(E.Call->getExprLoc(), SM);
-      std::set<SourceSite> Callees;
-      for (const Decl *D : E.Callees)
-        if (std::optional<SourceSite> Site = siteOf(D, SM))
-          Callees.insert(*Site);
+      std::set<SourceSite> Callees = declarationSites(E.Callees, SM);
       if (At && !Callees.empty())
         Calls.emplace_back(*At, std::move(Callees));
     }
@@ -749,12 +756,11 @@ void FixProof::expectAlso(const ExpectedCall &Also) {
   std::optional<SourceSite> At = siteAt(Also.Call->getExprLoc(), SM);
   if (!At)
     return;
+  std::set<SourceSite> More = declarationSites(Also.Callees, SM);
   for (Finding &F : Findings)
     for (auto &[Where, Callees] : F.Expected)
       if (Where == *At)
-        for (const Decl *D : Also.Callees)
-          if (std::optional<SourceSite> Site = siteOf(D, SM))
-            Callees.insert(*Site);
+        Callees.insert(More.begin(), More.end());
 }
 
 void FixProof::leave() {
