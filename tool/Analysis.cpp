@@ -6,6 +6,7 @@
 #include "Inputs.h"
 #include "gradlint/TidyCompat.h"
 #include "clang-tidy/ClangTidyOptions.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -105,13 +106,30 @@ std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
   std::vector<ClangTidyStats> CachedStats(Workers);
   std::atomic<bool> MainAnalysed = false;
   std::vector<flow::UnitFlow> Flows(Settings.Flows ? Files.size() : 0);
-  auto Work = [&](ClangTidyContext &Context, std::vector<ClangTidyError> &Out, size_t First,
-                  ClangTidyStats &Cached) {
+  // What the contexts made for later files counted, per worker.
+  std::vector<ClangTidyStats> LaterStats(Workers);
+  auto Work = [&](ClangTidyContext &FirstContext, std::vector<ClangTidyError> &Out, size_t First,
+                  ClangTidyStats &Cached, ClangTidyStats &Later) {
     // Each worker's own working directory: the process-wide one, which
     // getRealFileSystem() changes for each compile command, would be shared.
     auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::createPhysicalFileSystem());
     for (size_t K = First; K < Files.size(); K = Next++) {
       size_t I = Order[K];
+      // A context of its own for each file after the worker's first. A
+      // context remembers which check each diagnostic ID belongs to for as
+      // long as it lives, but each runClangTidy numbers its checks' IDs
+      // afresh: a later file's finding would be printed, filtered (NOLINT,
+      // --checks) and reported under the check that had its ID in an
+      // earlier file (`... [gradlint-runtime-concat-axis]
+      // [gradlint-erased-pullback-storage]`).
+      std::unique_ptr<ClangTidyContext> Own;
+      if (K != First)
+        Own = Settings.NewContext();
+      ClangTidyContext &Context = Own ? *Own : FirstContext;
+      auto CountLater = llvm::make_scope_exit([&] {
+        if (Own)
+          addStats(Later, Own->getStats());
+      });
       if (Progress) {
         std::lock_guard<std::mutex> Guard(ProgressLock);
         errs() << "[" << K + 1 << "/" << Files.size() << "] " << Files[I] << "\n";
@@ -161,9 +179,9 @@ std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
   for (unsigned W = 1; W < Workers; ++W) {
     Contexts.push_back(Settings.NewContext());
     Threads.emplace_back(Work, std::ref(*Contexts.back()), std::ref(Results[W]), Next++,
-                         std::ref(CachedStats[W]));
+                         std::ref(CachedStats[W]), std::ref(LaterStats[W]));
   }
-  Work(MainContext, Results[0], 0, CachedStats[0]);
+  Work(MainContext, Results[0], 0, CachedStats[0], LaterStats[0]);
   for (std::thread &T : Threads)
     T.join();
 
@@ -175,6 +193,8 @@ std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
   for (const auto &Context : Contexts)
     addStats(Stats, Context->getStats());
   for (const ClangTidyStats &S : CachedStats)
+    addStats(Stats, S);
+  for (const ClangTidyStats &S : LaterStats)
     addStats(Stats, S);
   std::vector<ClangTidyError> Errors;
   for (auto &R : Results)

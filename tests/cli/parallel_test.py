@@ -110,6 +110,48 @@ class ParallelTest(ScratchDirTest):
         self.assertEqual(warning_lines(r.stdout), [])
         self.assertEqual({n: self.read(n) for n in before}, before, "a second --fix changed something")
 
+    def test_each_file_reports_under_its_own_checks(self):
+        # Files whose first findings come from different checks, several per
+        # worker: each check's diagnostic IDs are numbered afresh in each
+        # file. The release before this test named a later file's findings
+        # after the check that had their ID in an earlier file ("... [concat]
+        # [storage]"), and so NOLINT(check) missed them.
+        storage = """#include "autodiff.h"
+#include <functional>
+float s{i}(float w) {{
+  std::function<ad::Tensor(const ad::Tensor &)> pullback = [w](const ad::Tensor &dy) {{ return dy * w; }};
+  return pullback(ad::Tensor{{2.0f}}).value;
+}}
+"""
+        concat = """#include "tensor.h"
+mock::Tensor<float, 2> c{i}(const mock::Tensor<float, 2> &a) {{
+  auto b = mock::cat(a, a, 1);
+  return mock::cat(b, a, 0); // NOLINT(gradlint-runtime-concat-axis)
+}}
+"""
+        entries = []
+        for i in range(4):
+            name = f"mix/m{i}.cpp"
+            self.write(name, (storage if i % 2 == 0 else concat).format(i=i))
+            entries.append('{"directory": "%s/mix", "file": "m%d.cpp", '
+                           '"command": "clang++ -std=c++20 -I%s -c m%d.cpp"}' % (self.dir, i, INCLUDE, i))
+        self.write("mixdb/compile_commands.json", "[" + ",\n".join(entries) + "]")
+        expected = []
+        for i in range(4):
+            if i % 2 == 0:
+                expected.append(f"m{i}.cpp:4:49: warning: pullback 'pullback' is stored in "
+                                "'std::function<ad::Tensor (const ad::Tensor &)>'; its closure type "
+                                "would do [gradlint-erased-pullback-storage]")
+            else:
+                expected.append(f"m{i}.cpp:3:28: warning: constant axis 1 passed to 'mock::cat' at "
+                                "run time; use its compile-time form [gradlint-runtime-concat-axis]")
+        for jobs in ("1", "2"):
+            r = subprocess.run([GRADLINT, "-p", "mixdb", "-j", jobs], cwd=self.dir,
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            lines = [l.split("/mix/", 1)[-1] for l in warning_lines(r.stdout)]
+            self.assertEqual(lines, expected, f"-j {jobs}")
+
     def test_a_broken_file_does_not_stop_the_others(self):
         self.write("src/f2.cpp", "#include \"shared.h\"\nint broken( {\n")
         r = self.gradlint("-j", "2")
