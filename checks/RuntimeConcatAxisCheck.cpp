@@ -144,6 +144,37 @@ bool isInTemplateInstantiation(const CallExpr *Call, ASTContext &Ctx) {
   return FD && FD->getTemplateInstantiationPattern() != nullptr;
 }
 
+/// The callee as written in the template that \p Call, a call in one of
+/// its instantiations, was instantiated from (the expression naming it at
+/// \p Name): a DeclRefExpr, a DependentScopeDeclRefExpr or an
+/// UnresolvedLookupExpr. Null outside instantiations, or where the pattern
+/// has no body or no such expression.
+const Expr *writtenCallee(SourceLocation Name, const CallExpr *Call, ASTContext &Ctx) {
+  const FunctionDecl *FD = enclosingFunction(Call, Ctx);
+  const FunctionDecl *Pattern = FD ? FD->getTemplateInstantiationPattern() : nullptr;
+  if (!Pattern || !Pattern->getBody())
+    return nullptr;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    SourceLocation Name;
+    const Expr *Found = nullptr;
+    bool at(const Expr *E, const DeclarationNameInfo &Info) {
+      if (Info.getLoc() == Name)
+        Found = E;
+      return !Found;
+    }
+    bool VisitDependentScopeDeclRefExpr(DependentScopeDeclRefExpr *E) {
+      return at(E, E->getNameInfo());
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *E) { return at(E, E->getNameInfo()); }
+    bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *E) {
+      return at(E, E->getNameInfo());
+    }
+  } Find;
+  Find.Name = Name;
+  Find.TraverseStmt(Pattern->getBody());
+  return Find.Found;
+}
+
 /// Whether \p Ref names \p Callee, a static member, through a class that
 /// is dependent where the template around the call is written (`B::cat`
 /// with a template parameter B, `B::Ops::cat`), so that a template argument
@@ -153,36 +184,11 @@ bool isInTemplateInstantiation(const CallExpr *Call, ASTContext &Ctx) {
 /// are valid either way.
 bool namedThroughDependentClass(const DeclRefExpr *Ref, const FunctionDecl *Callee,
                                 const CallExpr *Call, ASTContext &Ctx) {
-  if (!Ref->hasQualifier() || !isa<CXXMethodDecl>(Callee))
+  if (!Ref->hasQualifier() || !isInTemplateInstantiation(Call, Ctx) ||
+      !isa<CXXMethodDecl>(Callee))
     return false;
-  const FunctionDecl *FD = enclosingFunction(Call, Ctx);
-  const FunctionDecl *Pattern = FD ? FD->getTemplateInstantiationPattern() : nullptr;
-  if (!Pattern)
-    return false;
-  if (!Pattern->getBody())
-    return true;
-  struct Finder : RecursiveASTVisitor<Finder> {
-    SourceLocation Name;
-    std::optional<bool> Dependent;
-    bool VisitDependentScopeDeclRefExpr(DependentScopeDeclRefExpr *E) {
-      if (E->getNameInfo().getLoc() == Name)
-        Dependent = true;
-      return !Dependent;
-    }
-    bool VisitDeclRefExpr(DeclRefExpr *E) {
-      if (E->getNameInfo().getLoc() == Name)
-        Dependent = false;
-      return !Dependent;
-    }
-    bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *E) {
-      if (E->getNameInfo().getLoc() == Name)
-        Dependent = false;
-      return !Dependent;
-    }
-  } Find;
-  Find.Name = Ref->getNameInfo().getLoc();
-  Find.TraverseStmt(Pattern->getBody());
-  return Find.Dependent.value_or(true);
+  const Expr *Written = writtenCallee(Ref->getNameInfo().getLoc(), Call, Ctx);
+  return !Written || isa<DependentScopeDeclRefExpr>(Written);
 }
 
 /// Whether unqualified lookup of \p Target's name from inside \p From
@@ -530,6 +536,9 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
         {F, std::move(WithParameter), questionFor(Call, Rewrite, Ctx), Call});
     return;
   }
+  if (F.fixable() && AdlBeforeCxx20)
+    F.UsingDeclarationFix =
+        usingDeclarationRewrite(Call, Callee, *Form, Args, *Index, AxisText, Ctx);
   auto Emit = [this, F, &Ctx](llvm::ArrayRef<FixItHint> Proved,
                               const ProofOutcome &Proof) {
     emit(F, Proved, Proof, Ctx);
@@ -544,6 +553,8 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
     std::vector<std::vector<FixItHint>> Fallbacks;
     if (!sameEdits(Qualified, Rewrite))
       Fallbacks.push_back(std::move(Qualified));
+    if (!F.UsingDeclarationFix.empty())
+      Fallbacks.push_back(F.UsingDeclarationFix);
     FixClaims Claims;
     Claims.Calls.push_back(
         {Call, std::vector<const Decl *>(Form->Overloads.begin(), Form->Overloads.end())});
@@ -749,6 +760,56 @@ std::vector<FixItHint> RuntimeConcatAxisCheck::rewriteCall(
   return Hints;
 }
 
+std::vector<FixItHint> RuntimeConcatAxisCheck::usingDeclarationRewrite(
+    const CallExpr *Call, const FunctionDecl *Callee, const CompileTimeForm &Form,
+    llvm::ArrayRef<const Expr *> Args, unsigned Index, llvm::StringRef AxisText,
+    ASTContext &Ctx) const {
+  const auto *Ref = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts());
+  if (getLangOpts().CPlusPlus20 || Form.Kind != CompileTimeForm::TemplateArgument ||
+      !Form.ConfiguredName.empty() || !Ref || Ref->hasQualifier() ||
+      Ref->hasExplicitTemplateArgs() || !Call->usesADL())
+    return {};
+  const NamedDecl *Named = diagnosticDecl(Callee);
+  if (!Named->getDeclContext()->getRedeclContext()->isFileContext())
+    return {};
+  // What ordinary lookup finds where the call is written: in a template,
+  // the names its unresolved lookup kept. Outside a template clang keeps
+  // no record of what ordinary lookup found besides the callee (no fix;
+  // the qualified one serves there).
+  const auto *Written =
+      dyn_cast_or_null<UnresolvedLookupExpr>(writtenCallee(Ref->getNameInfo().getLoc(), Call, Ctx));
+  if (!Written)
+    return {};
+  bool FindsTemplate = false;
+  for (const NamedDecl *D : Written->decls()) {
+    if (!isa<FunctionTemplateDecl>(D->getUnderlyingDecl()))
+      return {};
+    FindsTemplate = true;
+  }
+  FixBuilder Fixes(Ctx);
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation NameEnd = Ref->getNameInfo().getEndLoc();
+  std::optional<CharSourceRange> Removal = Fixes.argumentRemoval(Args, Index);
+  const Stmt *Statement = enclosingStatement(Call, Ctx);
+  if (!Removal || !NameEnd.isFileID() || !Statement || !Statement->getBeginLoc().isFileID())
+    return {};
+  std::vector<FixItHint> Hints;
+  if (!FindsTemplate) {
+    // On a line of its own where the statement begins its line.
+    SourceLocation Begin = Statement->getBeginLoc();
+    llvm::StringRef Indent = Lexer::getIndentationForLine(Begin, SM);
+    bool OwnLine = SM.getSpellingColumnNumber(Begin) == Indent.size() + 1;
+    Hints.push_back(FixItHint::CreateInsertion(
+        Begin, "using " + qualifiedSpelling(Named) + ";" +
+                   (OwnLine ? "\n" + Indent.str() : std::string(" "))));
+  }
+  Hints.push_back(FixItHint::CreateInsertion(
+      Lexer::getLocForEndOfToken(NameEnd, 0, SM, getLangOpts()),
+      "<" + templateArgumentText(Args[Index], AxisText, Ctx) + ">"));
+  Hints.push_back(FixItHint::CreateRemoval(*Removal));
+  return Hints;
+}
+
 /// Whether the compiler rejected the rewritten call because the compile-
 /// time form does not take these arguments, whatever the axis: every note
 /// on one of its overloads says deduction or conversion failed.
@@ -787,10 +848,13 @@ void RuntimeConcatAxisCheck::emit(const Finding &F,
   // Before C++20, an unqualified call that finds another namespace's form
   // in each instantiation: the fix names the first one's, which the others
   // do not take, but each instantiation has a form of its own.
+  // Only the using-declaration names every instantiation's form (the
+  // proof checks that each rewritten call calls one of them).
   bool PerInstantiation = F.FoundPerInstantiation && *F.FoundPerInstantiation;
-  if (PerInstantiation)
-    Proved = {};
-  else if (noFormForArguments(F, Proof, SM))
+  if (PerInstantiation) {
+    if (!sameEdits(Proved, F.UsingDeclarationFix))
+      Proved = {};
+  } else if (noFormForArguments(F, Proof, SM))
     return;
   const NamedDecl *FormDecl = F.Form.Declaration;
   switch (F.Provenance.Origin) {
@@ -841,7 +905,7 @@ void RuntimeConcatAxisCheck::emit(const Finding &F,
          "does not look it up that way",
          DiagnosticIDs::Note)
         << F.Callee->getName();
-  if (PerInstantiation) {
+  if (PerInstantiation && Proved.empty()) {
     diag(Axis->getBeginLoc(),
          "no fix before C++20: in each instantiation argument-dependent lookup "
          "finds '%0' in another namespace, and before C++20 '%0<...>(...)' does "

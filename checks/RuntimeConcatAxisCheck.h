@@ -64,6 +64,10 @@ private:
     /// namespace's function (and form) in another instantiation, and no
     /// one spelling of the compile-time form names them all.
     std::shared_ptr<bool> FoundPerInstantiation = nullptr;
+    /// The fix that names every instantiation's form through a
+    /// using-declaration (usingDeclarationRewrite), tried when the first
+    /// fails; empty when there is none.
+    std::vector<FixItHint> UsingDeclarationFix = {};
     /// A constant axis whose text moves into the compile-time form.
     bool fixable() const {
       return Provenance.movable() && !HiddenFriendBeforeCxx20 && !ConvertedFrom &&
@@ -95,6 +99,22 @@ private:
                                      llvm::ArrayRef<const Expr *> Args,
                                      unsigned Index, llvm::StringRef AxisText,
                                      ASTContext &Ctx, bool Qualify = false) const;
+  /// Before C++20, an unqualified call that argument-dependent lookup
+  /// resolved, rewritten unqualified (`cat<1>(x, x)`): that is read as a
+  /// call of a template, and looked up by argument-dependent lookup too,
+  /// when ordinary lookup finds a function template of that name. Where it
+  /// finds nothing, a using-declaration of the form before the statement
+  /// (`using ns1::cat;`) makes it find one. In a template whose
+  /// instantiations each find another namespace's form, this names them
+  /// all, where a qualified name names one. Empty where ordinary lookup
+  /// finds another function (the using-declaration would hide it), or the
+  /// call is not in a block.
+  std::vector<FixItHint> usingDeclarationRewrite(const CallExpr *Call,
+                                                 const FunctionDecl *Callee,
+                                                 const CompileTimeForm &Form,
+                                                 llvm::ArrayRef<const Expr *> Args,
+                                                 unsigned Index, llvm::StringRef AxisText,
+                                                 ASTContext &Ctx) const;
   /// For an axis that is not a constant: a declaration that asks the
   /// compiler whether the compile-time form takes the call's other
   /// arguments (\p Rewrite, with axis 0), never offered as a fix; empty

@@ -37,6 +37,8 @@ Unlike FileCheck's partial matching, the runner is exact:
     order (a location is ':LINE:COL' in the case file or 'header.h:LINE:COL');
   * the fixed file must be exactly the input with each line that is followed
     by CHECK-FIXES replaced by that text (indentation kept) and nothing else;
+    several CHECK-FIXES after one line replace it by as many lines (a fix
+    that inserts a line: `using ns1::cat;` before a statement);
   * the input and the fixed file must compile (clang++ -fsyntax-only);
   * a second run over the fixed file must fix nothing and report only the
     warnings that had no fix, less those a note says another finding's fix
@@ -99,6 +101,7 @@ class LintCase:
 
     def _parse(self):
         code_line = None  # 0-based index of the last non-directive line
+        fixed_lines = set()  # the code lines a CHECK-FIXES replaces
         for index, text in enumerate(self.lines):
             m = DIRECTIVE_RE.match(text)
             if not m:
@@ -130,7 +133,11 @@ class LintCase:
                 if code_line is None:
                     raise CaseError(f"{self.name}:{index + 1}: CHECK-FIXES before any code")
                 indent = re.match(r"\s*", self.lines[code_line]).group(0)
-                self.expected_fixed[code_line] = indent + value
+                if code_line in fixed_lines:  # another line where the fix inserts one
+                    self.expected_fixed[code_line] += "\n" + indent + value
+                else:
+                    self.expected_fixed[code_line] = indent + value
+                fixed_lines.add(code_line)
         if not self.messages and "CHECK-FIXES" in self.source:
             raise CaseError(f"{self.name}: CHECK-FIXES without CHECK-MESSAGES")
 
