@@ -198,9 +198,15 @@ public:
 
   bool VisitCallExpr(CallExpr *Call) {
     // A call in a template that depends on its parameters is resolved in
-    // each instantiation.
-    if (Call->isTypeDependent() || Call->isValueDependent())
+    // each instantiation; one that takes a watched value is noted.
+    if (Call->isTypeDependent() || Call->isValueDependent()) {
+      if (!Propagating && llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
+            return rootsOf(Arg) != nullptr;
+          }))
+        if (std::optional<ExprSite> At = exprSiteOf(Call, Map))
+          Result.Dependent.insert(CallKey{At->Begin, At->End, false});
       return true;
+    }
     unsigned First = 0;
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
       // The object of a member operator (and of `pb(args)`) is not an

@@ -211,6 +211,16 @@ public:
            ": the erased type decides which function it calls";
   }
 
+  /// Why a fix is withdrawn under which the call at \p Key, which calls
+  /// what \p Before says, depends on a template's parameters that no
+  /// instantiation in the file gives.
+  std::string describeUnresolved(const CallKey &Key, const CallResolution &Before) const {
+    return "with it, the call at " + place(Key.Begin, true) + ", which calls " + names(Before) +
+           ", would depend on the template's parameters (the value's type would be declared "
+           "in the template), and nothing in this file instantiates it: which function it "
+           "calls would be decided where it is instantiated, unproved";
+  }
+
   /// Why a fix is withdrawn under which the call at \p Key binds a kept
   /// reference to a temporary (what \p Now has that \p Before lacks).
   std::string describeDangling(const CallKey &Key, const CallResolution &Before,
@@ -440,6 +450,7 @@ private:
 #endif
     Resolved.clear();
     PinnedResolved.clear();
+    DependentNow.clear();
     TypesFound.clear();
     Observed.clear();
     ResolvingAction Action(*this);
@@ -466,6 +477,7 @@ private:
               Parsed, P.Watched, P.Pinned,
               [&](SourceLocation Loc) { return P.originalSite(ParsedSM, Loc); }, P.Typed);
           P.Resolved = std::move(Found.Calls);
+          P.DependentNow = std::move(Found.Dependent);
           P.PinnedResolved = std::move(Found.Pinned);
           P.TypesFound = std::move(Found.Types);
           P.Observed = std::move(Found.Observed);
@@ -518,6 +530,9 @@ public:
   /// and what they resolved to in the last parse.
   std::set<SourceSite> Pinned;
   std::map<SourceSite, CallResolution> PinnedResolved;
+  /// The calls that take a watched value and depend on a template's
+  /// parameters with the fixes (ResolvedCalls::Dependent).
+  std::set<CallKey> DependentNow;
   /// The expressions kept from removed casts, and the types they had in the
   /// last parse.
   std::set<ExprSite> Typed;
@@ -852,8 +867,10 @@ void FixProof::prove() {
   struct Failure {
     std::vector<ProofDiagnostic> Error;
     std::vector<size_t> Owners;
-    /// A kept value of another type, not a call resolved otherwise.
-    bool KeptType = false;
+    /// Not a call resolved otherwise (so the erasure is not shown to be
+    /// needed): a kept value of another type, or a call that no
+    /// instantiation in the file resolves.
+    bool NotRebound = false;
   };
   // The errors of a parse with the fixes \p Indices applied, less the
   // baseline's, then the calls it resolves otherwise.
@@ -914,6 +931,21 @@ void FixProof::prove() {
               return ProofDiagnostic{DiagnosticsEngine::Error, 0,
                                      P.describeRebinding(Key, Was, Now), P.locationOf(Key.Begin)};
             });
+    // A call that takes a retyped value, resolved where it is written, and
+    // that the fix makes depend on a template's parameters (the new type
+    // is a closure declared in the template), with no instantiation here
+    // to resolve it: what it calls is decided in other files (an overload
+    // that takes `T &` beats the one taking the std::function there).
+    for (const auto &[Key, Was] : Before) {
+      if (Was.Callees.empty() || P.Resolved.count(Key) || !P.DependentNow.count(Key))
+        continue;
+      Failure F{{}, OwnersOf(Was.Watched), /*NotRebound=*/true};
+      if (F.Owners.empty())
+        continue;
+      F.Error.push_back({DiagnosticsEngine::Error, 0, P.describeUnresolved(Key, Was),
+                         P.locationOf(Key.Begin)});
+      Failures.push_back(std::move(F));
+    }
     // A call that, with the fix, binds a reference it keeps (a member, its
     // result) to a temporary converted from the retyped value: the
     // reference dangles once the call's full-expression ends.
@@ -990,7 +1022,7 @@ void FixProof::prove() {
                                        Value.Unevaluated),
                    P.locationOf(Value.At.Begin)}},
                  {Indices[K]},
-                 /*KeptType=*/true});
+                 /*NotRebound=*/true});
             break;
           }
       }
@@ -1005,7 +1037,7 @@ void FixProof::prove() {
   };
   auto WithdrawRebound = [&](size_t I, const Failure &F) {
     Withdraw(I, F.Error);
-    Findings[I].Outcome.CallsRebound |= !F.KeptType;
+    Findings[I].Outcome.CallsRebound |= !F.NotRebound;
   };
 
   // A fix that fails for want of `typename` or `template` in code it makes
