@@ -200,11 +200,7 @@ public:
     // A call in a template that depends on its parameters is resolved in
     // each instantiation; one that takes a watched value is noted.
     if (Call->isTypeDependent() || Call->isValueDependent()) {
-      if (!Propagating && llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
-            return rootsOf(Arg) != nullptr;
-          }))
-        if (std::optional<ExprSite> At = exprSiteOf(Call, Map))
-          Result.Dependent.insert(CallKey{At->Begin, At->End, false});
+      noteDependent(Call, Call->arguments());
       return true;
     }
     unsigned First = 0;
@@ -220,6 +216,28 @@ public:
       if (std::optional<SourceSite> At = Map(Call->getExprLoc()); At && Pinned.count(*At))
         addCallee(Result.Pinned[*At], Call->getCalleeDecl());
     return true;
+  }
+
+  // Constructions that depend on a template's parameters: their
+  // constructor is chosen in each instantiation (`Recorder r(v)` keeps its
+  // arguments in a ParenListExpr, `Recorder q{v}` in an InitListExpr,
+  // below).
+  bool VisitCXXUnresolvedConstructExpr(CXXUnresolvedConstructExpr *E) {
+    noteDependent(E, E->arguments());
+    return true;
+  }
+  bool VisitParenListExpr(ParenListExpr *E) {
+    noteDependent(E, E->exprs());
+    return true;
+  }
+
+  /// Notes \p E, which depends on a template's parameters, when one of
+  /// \p Args is a watched value.
+  template <class Range> void noteDependent(const Expr *E, Range Args) {
+    if (Propagating || llvm::none_of(Args, [&](const Expr *Arg) { return rootsOf(Arg); }))
+      return;
+    if (std::optional<ExprSite> At = exprSiteOf(E, Map))
+      Result.Dependent.push_back(*At);
   }
 
   bool VisitExpr(Expr *E) {
@@ -243,8 +261,10 @@ public:
   }
 
   /// `Box{g}`: an aggregate of a class template specialization holds a
-  /// watched value.
+  /// watched value. (Or, dependent, a construction: see above.)
   bool VisitInitListExpr(InitListExpr *List) {
+    if (List->isTypeDependent() || List->isValueDependent())
+      noteDependent(List, List->inits());
     if (Propagating && !List->isTypeDependent())
       if (const CXXRecordDecl *Class = List->getType()->getAsCXXRecordDecl())
         for (const Expr *Init : List->inits())

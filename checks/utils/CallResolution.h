@@ -161,10 +161,11 @@ std::string realFileName(llvm::StringRef Name);
 struct ResolvedCalls {
   /// The calls that take a watched value, by where they are written.
   std::map<CallKey, CallResolution> Calls;
-  /// The calls that take a watched value but depend on a template's
-  /// parameters where they are written (each instantiation resolves them,
-  /// in Calls), by where they are written.
-  std::set<CallKey> Dependent;
+  /// The calls and constructions (`T(v)`, `Recorder r(v)`, `{v}`) that
+  /// take a watched value but depend on a template's parameters where they
+  /// are written (each instantiation resolves them, in Calls), by where
+  /// they are written.
+  std::vector<ExprSite> Dependent;
   /// The calls asked for by place (where the callee's name is), whatever
   /// they take.
   std::map<SourceSite, CallResolution> Pinned;

@@ -532,7 +532,7 @@ public:
   std::map<SourceSite, CallResolution> PinnedResolved;
   /// The calls that take a watched value and depend on a template's
   /// parameters with the fixes (ResolvedCalls::Dependent).
-  std::set<CallKey> DependentNow;
+  std::vector<ExprSite> DependentNow;
   /// The expressions kept from removed casts, and the types they had in the
   /// last parse.
   std::set<ExprSite> Typed;
@@ -937,7 +937,13 @@ void FixProof::prove() {
     // to resolve it: what it calls is decided in other files (an overload
     // that takes `T &` beats the one taking the std::function there).
     for (const auto &[Key, Was] : Before) {
-      if (Was.Callees.empty() || P.Resolved.count(Key) || !P.DependentNow.count(Key))
+      // The same call, or the construction's arguments (`r(v)` of
+      // `Recorder r(v)` is a ParenListExpr `(v)` once dependent).
+      auto Covers = [&, &Key = Key](const ExprSite &D) {
+        return D.Begin.File == Key.Begin.File && D.Begin.Offset <= Key.End &&
+               Key.Begin.Offset <= D.End;
+      };
+      if (Was.Callees.empty() || P.Resolved.count(Key) || llvm::none_of(P.DependentNow, Covers))
         continue;
       Failure F{{}, OwnersOf(Was.Watched), /*NotRebound=*/true};
       if (F.Owners.empty())
