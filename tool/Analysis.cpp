@@ -6,7 +6,6 @@
 #include "Inputs.h"
 #include "gradlint/TidyCompat.h"
 #include "clang-tidy/ClangTidyOptions.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -102,40 +101,42 @@ std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
   // parallel runs (where they would interleave): a file from the cache has
   // none, and the output does not depend on what the cache held.
   const bool QuietParse = Settings.Quiet || Workers > 1 || Cache;
-  // What each worker took from the cache (its context counted the rest).
-  std::vector<ClangTidyStats> CachedStats(Workers);
+  // What each worker counted beside its first context: the results it took
+  // from the cache, and the contexts it made for later parses.
+  std::vector<ClangTidyStats> WorkerStats(Workers);
   std::atomic<bool> MainAnalysed = false;
   std::vector<flow::UnitFlow> Flows(Settings.Flows ? Files.size() : 0);
-  // What the contexts made for later files counted, per worker.
-  std::vector<ClangTidyStats> LaterStats(Workers);
   auto Work = [&](ClangTidyContext &FirstContext, std::vector<ClangTidyError> &Out, size_t First,
-                  ClangTidyStats &Cached, ClangTidyStats &Later) {
+                  ClangTidyStats &Counted) {
     // Each worker's own working directory: the process-wide one, which
     // getRealFileSystem() changes for each compile command, would be shared.
     auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::createPhysicalFileSystem());
+    // A context parses one file: the worker's first context its first
+    // file, and each later file that is parsed (not from the cache) a
+    // context of its own. A context remembers which check each diagnostic
+    // ID belongs to for as long as it lives, but each runClangTidy numbers
+    // its checks' IDs afresh: a later file's finding would be printed,
+    // filtered (NOLINT, --checks) and reported under the check that had
+    // its ID in an earlier file (`... [gradlint-runtime-concat-axis]
+    // [gradlint-erased-pullback-storage]`).
+    std::unique_ptr<ClangTidyContext> Later;
+    auto ContextForParse = [&](size_t K) -> ClangTidyContext & {
+      if (K == First)
+        return FirstContext;
+      if (Later)
+        addStats(Counted, Later->getStats());
+      Later = Settings.NewContext();
+      return *Later;
+    };
     for (size_t K = First; K < Files.size(); K = Next++) {
       size_t I = Order[K];
-      // A context of its own for each file after the worker's first. A
-      // context remembers which check each diagnostic ID belongs to for as
-      // long as it lives, but each runClangTidy numbers its checks' IDs
-      // afresh: a later file's finding would be printed, filtered (NOLINT,
-      // --checks) and reported under the check that had its ID in an
-      // earlier file (`... [gradlint-runtime-concat-axis]
-      // [gradlint-erased-pullback-storage]`).
-      std::unique_ptr<ClangTidyContext> Own;
-      if (K != First)
-        Own = Settings.NewContext();
-      ClangTidyContext &Context = Own ? *Own : FirstContext;
-      auto CountLater = llvm::make_scope_exit([&] {
-        if (Own)
-          addStats(Later, Own->getStats());
-      });
       if (Progress) {
         std::lock_guard<std::mutex> Guard(ProgressLock);
         errs() << "[" << K + 1 << "/" << Files.size() << "] " << Files[I] << "\n";
       }
       std::optional<FlowCollection> Collecting;
       if (!Cache) {
+        ClangTidyContext &Context = ContextForParse(K);
         if (Settings.Flows)
           Collecting.emplace(Context, Flows[I]);
         std::vector<ClangTidyError> Errors = compat::runClangTidy(
@@ -145,11 +146,11 @@ std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
       }
       std::string Key =
           Cache->key(Files[I], Database.getCompileCommands(Files[I]),
-                     configurationAsText(Context.getOptionsForFile(makeAbsolute(Files[I]))),
+                     configurationAsText(FirstContext.getOptionsForFile(makeAbsolute(Files[I]))),
                      Settings.CacheFlags);
       if (std::optional<UnitResult> Hit = Cache->lookup(Key)) {
         std::move(Hit->Errors.begin(), Hit->Errors.end(), std::back_inserter(Out));
-        addStats(Cached, Hit->Stats);
+        addStats(Counted, Hit->Stats);
         if (Settings.Flows)
           Flows[I] = std::move(Hit->Flow);
         continue;
@@ -157,6 +158,7 @@ std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
       // A file system of its own records what this file's analysis reads.
       auto Recording = makeIntrusiveRefCnt<RecordingFileSystem>(vfs::createPhysicalFileSystem());
       auto FS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Recording);
+      ClangTidyContext &Context = ContextForParse(K);
       ClangTidyStats Before = Context.getStats();
       UnitResult Fresh;
       // Collected whether or not this run wants them: the entry serves both.
@@ -172,6 +174,8 @@ std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
       if (Settings.Flows)
         Flows[I] = std::move(Fresh.Flow);
     }
+    if (Later)
+      addStats(Counted, Later->getStats());
   };
   std::vector<std::unique_ptr<ClangTidyContext>> Contexts;
   std::vector<std::vector<ClangTidyError>> Results(Workers);
@@ -179,9 +183,9 @@ std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
   for (unsigned W = 1; W < Workers; ++W) {
     Contexts.push_back(Settings.NewContext());
     Threads.emplace_back(Work, std::ref(*Contexts.back()), std::ref(Results[W]), Next++,
-                         std::ref(CachedStats[W]), std::ref(LaterStats[W]));
+                         std::ref(WorkerStats[W]));
   }
-  Work(MainContext, Results[0], 0, CachedStats[0], LaterStats[0]);
+  Work(MainContext, Results[0], 0, WorkerStats[0]);
   for (std::thread &T : Threads)
     T.join();
 
@@ -192,9 +196,7 @@ std::vector<ClangTidyError> analyse(ClangTidyContext &MainContext,
   Stats = MainContext.getStats();
   for (const auto &Context : Contexts)
     addStats(Stats, Context->getStats());
-  for (const ClangTidyStats &S : CachedStats)
-    addStats(Stats, S);
-  for (const ClangTidyStats &S : LaterStats)
+  for (const ClangTidyStats &S : WorkerStats)
     addStats(Stats, S);
   std::vector<ClangTidyError> Errors;
   for (auto &R : Results)
