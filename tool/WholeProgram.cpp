@@ -234,7 +234,10 @@ private:
       std::vector<std::string> Shown;
       bool Changed = false;
       for (const auto &[Identity, Callee] : Now.Callees) {
-        Changed |= !B.Identities.count(flow::portableIdentity(Identity, Callee, FileName));
+        // Declared before the call: chosen for the rewritten code's types,
+        // as where the call is written (see FixProof's Unchanged).
+        Changed |= !Callee.DeclaredBefore &&
+                   !B.Identities.count(flow::portableIdentity(Identity, Callee, FileName));
         std::string Text = Callee.Name;
         if (Callee.Site) {
           std::string Path = FileName(Callee.Site->File);

@@ -214,7 +214,8 @@ public:
            Call->getCalleeDecl(), nullptr);
     if (!Pinned.empty() && !Propagating)
       if (std::optional<SourceSite> At = Map(Call->getExprLoc()); At && Pinned.count(*At))
-        addCallee(Result.Pinned[*At], Call->getCalleeDecl());
+        if (CallResolution::Callee *Chosen = addCallee(Result.Pinned[*At], Call->getCalleeDecl()))
+          Chosen->DeclaredBefore = declaredBefore(Call->getCalleeDecl(), Call->getExprLoc());
     return true;
   }
 
@@ -885,14 +886,28 @@ private:
 
   /// Adds what a call resolves to (no function: \p Callee is null), with
   /// \p Holds: the types a std::any it constructs or assigns would hold.
-  void addCallee(CallResolution &Resolution, const Decl *Callee, llvm::StringRef Holds = "") {
-    if (!Callee) {
-      Resolution.Callees.emplace("", CallResolution::Callee{"no function", std::nullopt});
-      return;
-    }
+  /// Whether \p Callee (its first declaration, or its template's) comes
+  /// before \p CallLoc in this parse.
+  bool declaredBefore(const Decl *Callee, SourceLocation CallLoc) const {
+    const NamedDecl *Pattern = Callee ? patternOf(Callee) : nullptr;
+    if (!Pattern)
+      return false;
+    const SourceManager &SM = Ctx.getSourceManager();
+    SourceLocation Declared = SM.getFileLoc(Pattern->getLocation()),
+                   Called = SM.getFileLoc(CallLoc);
+    return Declared.isValid() && Called.isValid() &&
+           SM.isBeforeInTranslationUnit(Declared, Called);
+  }
+
+  /// Adds what \p Callee is to \p Resolution; returns its entry.
+  CallResolution::Callee *addCallee(CallResolution &Resolution, const Decl *Callee,
+                                    llvm::StringRef Holds = "") {
+    if (!Callee)
+      return &Resolution.Callees.emplace("", CallResolution::Callee{"no function", std::nullopt})
+                  .first->second;
     const NamedDecl *Pattern = patternOf(Callee);
     if (!Pattern)
-      return;
+      return nullptr;
     std::string Name = Pattern->getQualifiedNameAsString();
     if (Pattern->getDeclContext()->getRedeclContext()->isTranslationUnit())
       Name = "::" + Name;
@@ -923,7 +938,9 @@ private:
         Identity = siteText(Site) + "|lambda";
       Name += "(" + Params + ")";
     }
-    Resolution.Callees.emplace(Identity + Holds.str(), CallResolution::Callee{Name + Holds.str(), Site});
+    return &Resolution.Callees
+                .emplace(Identity + Holds.str(), CallResolution::Callee{Name + Holds.str(), Site})
+                .first->second;
   }
 
   const ASTContext &Ctx;

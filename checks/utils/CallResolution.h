@@ -78,6 +78,13 @@ struct CallResolution {
   struct Callee {
     std::string Name;
     std::optional<SourceSite> Site;
+    /// For a call in Pinned: whether the function (its first declaration,
+    /// or its template's) comes before the call in the parse that recorded
+    /// it. In a template, such a function is one that the call could have
+    /// found where it is written: it was chosen for the arguments' types,
+    /// not found by argument-dependent lookup where the template is
+    /// instantiated, after the call.
+    bool DeclaredBefore = false;
   };
   /// Each function chosen, by an identity that holds across parses.
   std::map<std::string, Callee> Callees;

@@ -990,8 +990,12 @@ void FixProof::prove() {
       }
     }
     // A call left as written in code the fix makes a template that chooses
-    // a function it does not choose now (argument-dependent lookup where
-    // the template is instantiated finds a later overload).
+    // a function it does not choose now and that is declared after it
+    // (argument-dependent lookup where the template is instantiated finds
+    // a later overload). A function declared before the call is one the
+    // call would choose where it is written, given the types the rewritten
+    // code gives (a member of the compile-time form's result type): the
+    // change of type the fix is for, as outside templates.
     for (size_t K = 0; K < Indices.size(); ++K) {
       if (Conflicting && llvm::is_contained(*Conflicting, K))
         continue;
@@ -999,10 +1003,9 @@ void FixProof::prove() {
         auto Was = PinnedBefore.find(At);
         auto Now = P.PinnedResolved.find(At);
         if (Was == PinnedBefore.end() || Now == P.PinnedResolved.end() ||
-            llvm::all_of(llvm::make_first_range(Now->second.Callees),
-                         [&, &Was = Was](const std::string &Identity) {
-                           return Was->second.Callees.count(Identity) > 0;
-                         }))
+            llvm::all_of(Now->second.Callees, [&, &Was = Was](const auto &Entry) {
+              return Entry.second.DeclaredBefore || Was->second.Callees.count(Entry.first) > 0;
+            }))
           continue;
         Failures.push_back({{{DiagnosticsEngine::Error, 0,
                               P.describeResolvedAgain(At, Was->second, Now->second),

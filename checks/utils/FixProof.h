@@ -96,10 +96,12 @@ struct FixClaims {
   std::vector<const CallExpr *> Replaced;
   /// Calls the fix leaves as they are written, in code it makes a template
   /// (the body of a function that gets a template parameter): each must
-  /// resolve, in every instantiation, to a function it resolves to now. In
-  /// a template, a call whose arguments depend on the new parameter is
-  /// resolved where the template is instantiated, where argument-dependent
-  /// lookup also finds the functions declared after it.
+  /// resolve, in every instantiation, to a function it resolves to now or
+  /// to one declared before it. In a template, a call whose arguments
+  /// depend on the new parameter is resolved where the template is
+  /// instantiated, where argument-dependent lookup also finds the
+  /// functions declared after it; one declared before is what the call
+  /// would choose where it is written, for the types the fix gives.
   std::vector<const CallExpr *> Unchanged;
 
   /// The claims of a fix that retypes \p D.

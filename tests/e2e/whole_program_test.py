@@ -12,6 +12,7 @@ is one under which a call it leaves as written in a function it makes a
 template would reach another function (an overload declared later).
 A pullback's type erasure is traced into the files that make it."""
 
+import functools
 import json
 import os
 import re
@@ -213,6 +214,16 @@ class WholeProgramTest(unittest.TestCase):
         subprocess.run([CLANGXX, "-std=c++17", f"-I{LINT_INCLUDE}", "-fsyntax-only",
                         os.path.join(project, "ops.cpp"), os.path.join(project, "use.cpp")], check=True)
 
+    def build_and_run(self, project, outputs):
+        """Builds ops.cpp and use.cpp of project and adds what it prints to
+        outputs."""
+        binary = os.path.join(self.tmp, f"run{len(outputs)}")
+        subprocess.run([CLANGXX, "-std=c++17", f"-I{LINT_INCLUDE}",
+                        *[os.path.join(project, s) for s in ["ops.cpp", "use.cpp"]],
+                        "-o", binary], check=True)
+        outputs.append(subprocess.run([binary], check=True, capture_output=True,
+                                      text=True).stdout)
+
     def later_overload_project(self, later):
         # grow(), inline in a header, calls report(r, 0) where only the
         # double overload is declared; use.cpp declares `later` after
@@ -242,14 +253,7 @@ class WholeProgramTest(unittest.TestCase):
                        "}\n",
         }
         outputs = []
-
-        def run(project):
-            binary = os.path.join(self.tmp, f"run{len(outputs)}")
-            subprocess.run([CLANGXX, "-std=c++17", f"-I{LINT_INCLUDE}",
-                            *[os.path.join(project, s) for s in ["ops.cpp", "use.cpp"]],
-                            "-o", binary], check=True)
-            outputs.append(subprocess.run([binary], check=True, capture_output=True,
-                                          text=True).stdout)
+        run = functools.partial(self.build_and_run, outputs=outputs)
 
         project, out = self.small_project(files, run)
         fixed = {}
@@ -289,6 +293,50 @@ class WholeProgramTest(unittest.TestCase):
         self.assertIn("grow<2>(x)", fixed["ops.cpp"])
         self.assertIn("grow<1>(x)", fixed["use.cpp"])
         self.assertEqual(after, before)
+
+
+    def test_calls_on_the_new_result_type_keep_the_fix(self):
+        # The compile-time form returns another type (cc::Fixed<R> for
+        # cc::Dyn): made a template, extent's describe(r) chooses the
+        # overload for it, declared before the call in the header, as the
+        # call would where it is written. That is the change of type the
+        # fix is for, not a later overload: the fix is applied and the
+        # program prints the same.
+        files = {
+            ".clang-tidy": self.OPTIONS,
+            "ops.h": "#include \"typed_concat.h\"\n#include <cstdio>\n"
+                     "namespace cc {\n"
+                     "inline int describe(const Dyn &d) { return d.rank * 10; }\n"
+                     "template <int R> int describe(const Fixed<R> &) { return R * 10; }\n"
+                     "}\n"
+                     "inline int extent(const cc::Fixed<2> &x, int axis) {\n"
+                     "  auto r = cc::concat(x, x, axis);\n"
+                     "  return describe(r);\n"
+                     "}\n"
+                     "int twice(const cc::Fixed<2> &x);\n",
+            "ops.cpp": "#include \"ops.h\"\nint twice(const cc::Fixed<2> &x) { return 2 * extent(x, 2); }\n",
+            "use.cpp": "#include \"ops.h\"\n"
+                       "int main() {\n"
+                       "  cc::Fixed<2> x;\n"
+                       "  std::printf(\"%d %d\\n\", extent(x, 1), twice(x));\n"
+                       "}\n",
+        }
+        outputs = []
+        run = functools.partial(self.build_and_run, outputs=outputs)
+
+        project, out = self.small_project(files, run)
+        self.assertEqual(out, [
+            "ops.h:8:29: warning: axis passed to 'cc::concat' comes from parameter 'axis', so the rank of the result is only known at run time [gradlint-runtime-concat-axis]",
+            "ops.cpp:2:57: note: 'extent' is called here with axis 2",
+            "use.cpp:4:36: note: 'extent' is called here with axis 1",
+            "ops.h:7:46: note: every call passes a constant: the fix makes 'axis' a template parameter of 'extent' and calls the compile-time form",
+            "typed_concat.h:17:53: note: compile-time form declared here",
+        ])
+        with open(os.path.join(project, "ops.h")) as f:
+            self.assertIn("template <int axis> inline int extent(const cc::Fixed<2> &x) {\n"
+                          "  auto r = cc::concat<axis>(x, x);\n", f.read())
+        run(project)
+        self.assertEqual(outputs, ["20 60\n", "20 60\n"])
 
 
 class ErasureAcrossFilesTest(unittest.TestCase):
