@@ -884,8 +884,6 @@ private:
     }
   }
 
-  /// Adds what a call resolves to (no function: \p Callee is null), with
-  /// \p Holds: the types a std::any it constructs or assigns would hold.
   /// Whether \p Callee (its first declaration, or its template's) comes
   /// before \p CallLoc in this parse.
   bool declaredBefore(const Decl *Callee, SourceLocation CallLoc) const {
@@ -899,7 +897,9 @@ private:
            SM.isBeforeInTranslationUnit(Declared, Called);
   }
 
-  /// Adds what \p Callee is to \p Resolution; returns its entry.
+  /// Adds what a call resolves to (no function: \p Callee is null), with
+  /// \p Holds: the types a std::any it constructs or assigns would hold.
+  /// Returns its entry in \p Resolution (null: \p Callee has no pattern).
   CallResolution::Callee *addCallee(CallResolution &Resolution, const Decl *Callee,
                                     llvm::StringRef Holds = "") {
     if (!Callee)
