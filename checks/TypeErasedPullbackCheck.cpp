@@ -757,27 +757,6 @@ const CallExpr *castOperandSource(const Expr *E, const Expr **MapSubscript = nul
   return nullptr;
 }
 
-/// Whether \p FD is, or is written inside, an instantiation of a function
-/// or class template, by the contexts it is written in: what the
-/// `isInstantiated()` matcher asks, without the parent map that matcher
-/// builds for the whole translation unit (60 ms of every small file's
-/// analysis in the gradlint command, more in a large one).
-bool inInstantiation(const FunctionDecl *FD) {
-  if (FD->isTemplateInstantiation())
-    return true;
-  for (const DeclContext *DC = FD->getLexicalDeclContext(); DC;
-       DC = cast<Decl>(DC)->getLexicalDeclContext()) {
-    if (const auto *Fn = dyn_cast<FunctionDecl>(DC); Fn && Fn->isTemplateInstantiation())
-      return true;
-    if (const auto *Record = dyn_cast<CXXRecordDecl>(DC);
-        Record && isTemplateInstantiation(Record->getTemplateSpecializationKind()))
-      return true;
-    if (isa<TranslationUnitDecl>(DC))
-      break;
-  }
-  return false;
-}
-
 /// Whether \p E is a braced list converted to the declared result type
 /// (`return {a, b};`): without that type it deduces nothing.
 bool isBracedList(const Expr *E) {
@@ -1007,7 +986,11 @@ void TypeErasedPullbackCheck::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Def = Result.Nodes.getNodeAs<FunctionDecl>("erased_definition")) {
     // What a pullback in another translation unit that calls it needs to
     // know: that it erases, and where that erasure comes from in turn.
-    if (!Def->isExternallyVisible() || Def->isDependentContext() || inInstantiation(Def) ||
+    if (!Def->isExternallyVisible() || Def->isDependentContext() ||
+        // Made by instantiating a template (a member or lambda in one too):
+        // clang's answer to isInstantiated() without the parent map that
+        // matcher builds for the whole translation unit.
+        Def->getTemplateInstantiationPattern() ||
         !Classifier.findErased(Def->getReturnType()))
       return;
     const CallExpr *Inner = passedOnCall(Def);
