@@ -884,8 +884,14 @@ private:
     }
   }
 
-  /// Whether \p Callee (its first declaration, or its template's) comes
-  /// before \p CallLoc in this parse.
+  /// Whether \p Callee (its first declaration, or its template's) is
+  /// visible where \p CallLoc is written in this parse: declared before
+  /// it, or a member of a class whose member-specification holds the call
+  /// (or of a class nested in one that does). A function body written in
+  /// a class is a complete-class context: lookup there sees every member
+  /// of the class and of the classes it defines, wherever declared
+  /// ([class.mem]). A friend defined in a class belongs to the namespace
+  /// and is not such a member: argument-dependent lookup finds it.
   bool declaredBefore(const Decl *Callee, SourceLocation CallLoc) const {
     const NamedDecl *Pattern = Callee ? patternOf(Callee) : nullptr;
     if (!Pattern)
@@ -893,8 +899,19 @@ private:
     const SourceManager &SM = Ctx.getSourceManager();
     SourceLocation Declared = SM.getFileLoc(Pattern->getLocation()),
                    Called = SM.getFileLoc(CallLoc);
-    return Declared.isValid() && Called.isValid() &&
-           SM.isBeforeInTranslationUnit(Declared, Called);
+    if (Declared.isInvalid() || Called.isInvalid())
+      return false;
+    if (SM.isBeforeInTranslationUnit(Declared, Called))
+      return true;
+    for (const DeclContext *DC = Pattern->getDeclContext(); DC && DC->isRecord();
+         DC = DC->getParent()) {
+      SourceRange Braces = cast<CXXRecordDecl>(DC)->getBraceRange();
+      SourceLocation Open = SM.getFileLoc(Braces.getBegin()), Close = SM.getFileLoc(Braces.getEnd());
+      if (Open.isValid() && Close.isValid() && SM.isBeforeInTranslationUnit(Open, Called) &&
+          SM.isBeforeInTranslationUnit(Called, Close))
+        return true;
+    }
+    return false;
   }
 
   /// Adds what a call resolves to (no function: \p Callee is null), with

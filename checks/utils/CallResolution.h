@@ -79,11 +79,13 @@ struct CallResolution {
     std::string Name;
     std::optional<SourceSite> Site;
     /// For a call in Pinned: whether the function (its first declaration,
-    /// or its template's) comes before the call in the parse that recorded
-    /// it. In a template, such a function is one that the call could have
-    /// found where it is written: it was chosen for the arguments' types,
-    /// not found by argument-dependent lookup where the template is
-    /// instantiated, after the call.
+    /// or its template's) is visible where the call is written, in the
+    /// parse that recorded it: declared before the call, or a member of a
+    /// class whose member-specification holds the call (a complete-class
+    /// context sees all of its members). In a template, such a function is
+    /// one that the call could have found where it is written: it was
+    /// chosen for the arguments' types, not found by argument-dependent
+    /// lookup where the template is instantiated, after the call.
     bool DeclaredBefore = false;
   };
   /// Each function chosen, by an identity that holds across parses.
