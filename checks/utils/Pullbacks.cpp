@@ -331,13 +331,15 @@ public:
     std::vector<const DeclRefExpr *> Moved;
     for (const DeclRefExpr *Use : Uses) {
       const Stmt *Callee = nullptr;
-      MovedFrom = false;
+      MovedFrom = Rebuilt = false;
       if (!followUse(Use, Callee)) {
         Summary.OnlyClosureUses = false;
         return Summary;
       }
       if (MovedFrom)
         Moved.push_back(Use);
+      if (Rebuilt)
+        Rebuilds.push_back(Use);
       if (Callee)
         Summary.Calls.push_back(cast<CXXOperatorCallExpr>(Callee));
     }
@@ -352,6 +354,18 @@ public:
           Summary.OnlyClosureUses = false;
           return Summary;
         }
+    // The wrapper is built once now, where the variable is declared; with
+    // the fix, once per reference bound to the closure. One such binding
+    // that runs at most once costs what the declaration costs now; more
+    // (two of them, one in a loop or in a lambda called later) would build
+    // the wrapper again and again: the erased variable is the cheaper form.
+    for (const Stmt *Before : Rebuilds)
+      for (const Stmt *After : Rebuilds)
+        if (mayRunBefore(Before, After, Var, SM, ParentOf)) {
+          Summary.OnlyClosureUses = false;
+          return Summary;
+        }
+    Summary.Rebuilds = Rebuilds;
     return Summary;
   }
 
@@ -377,6 +391,7 @@ private:
   /// the use ends in `pb(args)`.
   bool followUse(const Expr *Use, const Stmt *&Callee) {
     const Expr *Cur = Use;
+    Copied = false;
     // A reference in the variable's own initialiser (a recursive lambda)
     // cannot name a closure type that is still being deduced.
     if (const Expr *Init = Var->getInit();
@@ -413,6 +428,7 @@ private:
           // conversion (std::optional<Pullback>, a user's node) keeps it in
           // a wrapper of that type, as before.
           if (sameClass(Construct->getType(), Var->getType())) {
+            Copied = true;
             Cur = Construct;
             continue;
           }
@@ -428,6 +444,7 @@ private:
       if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(P)) {
         if (!sameClass(Cast->getType(), Var->getType()))
           return false;
+        Copied = true;
         Cur = Cast;
         continue;
       }
@@ -501,6 +518,7 @@ private:
               // the value, it becomes the closure type as well, so its
               // own uses must work with it.
               return Shares && sameClass(Type, Var->getType()) && copyKeepsClosure(Other);
+            Rebuilt |= !Copied && Type->isReferenceType() && sameClass(Type, Var->getType());
             return Shares;
           }
         return false;
@@ -578,11 +596,14 @@ private:
       if (!sameClass(Element->getType(), Var->getType()))
         continue; // another element
       const Stmt *Callee = nullptr;
-      bool WasMoved = MovedFrom;
-      MovedFrom = false;
+      bool WasMoved = MovedFrom, WasRebuilt = Rebuilt;
+      MovedFrom = Rebuilt = false;
       if (!followUse(Element, Callee) || MovedFrom)
         return false;
+      if (Rebuilt)
+        Rebuilds.push_back(Element);
       MovedFrom = WasMoved;
+      Rebuilt = WasRebuilt;
       if (const auto *Call = dyn_cast_or_null<CXXOperatorCallExpr>(Callee))
         CopyCalls.push_back(Call);
     }
@@ -596,6 +617,7 @@ private:
       return false;
     ClosureUseSummary Summary = ClosureUses(Copy).summarize(Body, *SM, Depth + 1);
     llvm::append_range(CopyCalls, Summary.Calls);
+    llvm::append_range(Rebuilds, Summary.Rebuilds);
     return Summary.OnlyClosureUses;
   }
 
@@ -701,7 +723,10 @@ private:
     // called through it would then count on the copy, not on the variable.
     if (Mutable && Param->isReferenceType())
       return false;
-    return sameClass(Param, Var->getType());
+    if (!sameClass(Param, Var->getType()))
+      return false;
+    Rebuilt |= !Copied && Param->isReferenceType();
+    return true;
   }
 
   /// Whether parameter \p I of \p Fn has a type deduced from its argument
@@ -742,6 +767,16 @@ private:
   bool Mutable;
   /// The use followed last went through std::move or std::forward.
   bool MovedFrom = false;
+  /// The use followed last ends in a reference of the wrapper's type bound
+  /// to the variable (a `const Pullback &` parameter or local): the
+  /// wrapper itself now; with the fix, a wrapper built from the closure
+  /// each time it runs.
+  bool Rebuilt = false;
+  /// The use followed last was copied into a wrapper on the way
+  /// (`Pullback(pb)`): a reference binds that copy, before and after.
+  bool Copied = false;
+  /// The uses that end so (those of deduced copies too).
+  std::vector<const Stmt *> Rebuilds;
   std::vector<const DeclRefExpr *> Uses;
   std::vector<const Stmt *> Stack;
   llvm::DenseMap<const Stmt *, const Stmt *> Parent;

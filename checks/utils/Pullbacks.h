@@ -168,6 +168,10 @@ struct ClosureUseSummary {
   bool OnlyClosureUses = true;
   /// The calls `pb(args)` among the uses.
   std::vector<const CXXOperatorCallExpr *> Calls;
+  /// The uses that bind a reference of the wrapper's type to the variable
+  /// (with the fix, a wrapper built from the closure); at most one that
+  /// runs once, or the uses are not only closure uses.
+  std::vector<const Stmt *> Rebuilds;
 };
 
 /// The statement \p S is in (through ASTContext's parent map), or null past
@@ -191,7 +195,9 @@ bool mayRunBefore(const Stmt *Use, const Stmt *At, const VarDecl *Var, const Sou
 /// (pb)`, `pb.target<...>()`, a non-const reference, a reference in its own
 /// initialiser (a recursive lambda), a use that may run after the
 /// variable is moved from (a moved-from wrapper is empty; a moved-from
-/// closure still runs), decltype, a conversion into std::any
+/// closure still runs), a reference of the wrapper's type bound to it more
+/// than once (two such arguments, one in a loop: the fix would build a
+/// wrapper from the closure each time), decltype, a conversion into std::any
 /// or a wrapper of another type (a tape's `std::any`), a parameter whose
 /// type a function template deduces from it (std::cref, `record(F)`). A
 /// walk of \p Body alone: no parent map of the translation unit.
