@@ -363,6 +363,7 @@ public:
       for (const Stmt *After : Rebuilds)
         if (mayRunBefore(Before, After, Var, SM, ParentOf)) {
           Summary.OnlyClosureUses = false;
+          Summary.RebuiltAgain = true;
           return Summary;
         }
     Summary.Rebuilds = Rebuilds;

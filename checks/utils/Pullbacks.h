@@ -172,6 +172,8 @@ struct ClosureUseSummary {
   /// (with the fix, a wrapper built from the closure); at most one that
   /// runs once, or the uses are not only closure uses.
   std::vector<const Stmt *> Rebuilds;
+  /// More than one such binding may run (OnlyClosureUses is false then).
+  bool RebuiltAgain = false;
 };
 
 /// The statement \p S is in (through ASTContext's parent map), or null past
