@@ -334,6 +334,7 @@ public:
       MovedFrom = Rebuilt = false;
       if (!followUse(Use, Callee)) {
         Summary.OnlyClosureUses = false;
+        Summary.RebuiltAgain = CopyRebuiltAgain;
         return Summary;
       }
       if (MovedFrom)
@@ -619,6 +620,7 @@ private:
     ClosureUseSummary Summary = ClosureUses(Copy).summarize(Body, *SM, Depth + 1);
     llvm::append_range(CopyCalls, Summary.Calls);
     llvm::append_range(Rebuilds, Summary.Rebuilds);
+    CopyRebuiltAgain |= Summary.RebuiltAgain;
     return Summary.OnlyClosureUses;
   }
 
@@ -778,6 +780,8 @@ private:
   bool Copied = false;
   /// The uses that end so (those of deduced copies too).
   std::vector<const Stmt *> Rebuilds;
+  /// A deduced copy's own uses bind it more than once.
+  bool CopyRebuiltAgain = false;
   std::vector<const DeclRefExpr *> Uses;
   std::vector<const Stmt *> Stack;
   llvm::DenseMap<const Stmt *, const Stmt *> Parent;
