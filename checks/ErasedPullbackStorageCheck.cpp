@@ -97,42 +97,6 @@ const Expr *returnedAggregate(const Expr *Value) {
   return E;
 }
 
-/// Whether a local in this translation unit deduced from a call of \p Fn
-/// (`auto pb = make_pullback(x);`) binds a `const` reference of \p Fn's
-/// result type more than once (closureUses): with `auto` as \p Fn's
-/// result, the local would hold the closure, and each of those bindings
-/// would build a new wrapper from it where the wrapper is built once now.
-bool callerRebuildsWrapper(const FunctionDecl *Fn) {
-  struct Callers : RecursiveASTVisitor<Callers> {
-    const FunctionDecl *Fn;
-    const SourceManager *SM;
-    bool Found = false;
-    bool TraverseDecl(Decl *D) {
-      if (Found || (D && !isa<TranslationUnitDecl>(D) &&
-                    SM->isInSystemHeader(SM->getExpansionLoc(D->getLocation()))))
-        return true;
-      return RecursiveASTVisitor::TraverseDecl(D);
-    }
-    bool VisitVarDecl(VarDecl *Var) {
-      if (isa<ParmVarDecl>(Var) || !Var->getInit() ||
-          !Var->getType()->getContainedDeducedType())
-        return true;
-      const auto *Call = dyn_cast<CallExpr>(stripTemporaries(Var->getInit()));
-      const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-      if (!Callee || Callee->getCanonicalDecl() != Fn->getCanonicalDecl())
-        return true;
-      const auto *Owner = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
-      if (Owner && Owner->getBody())
-        Found |= closureUses(Var, Owner->getBody()).RebuiltAgain;
-      return true;
-    }
-  } Walk;
-  Walk.Fn = Fn;
-  Walk.SM = &Fn->getASTContext().getSourceManager();
-  Walk.TraverseDecl(Fn->getASTContext().getTranslationUnitDecl());
-  return Walk.Found;
-}
-
 } // namespace
 
 ErasedPullbackStorageCheck::ErasedPullbackStorageCheck(StringRef Name,

@@ -231,6 +231,37 @@ bool resultTypeEditable(const FunctionDecl *FD) {
          !Range.getEnd().isMacroID();
 }
 
+bool callerRebuildsWrapper(const FunctionDecl *Fn) {
+  struct Callers : RecursiveASTVisitor<Callers> {
+    const FunctionDecl *Fn;
+    const SourceManager *SM;
+    bool Found = false;
+    bool TraverseDecl(Decl *D) {
+      if (Found || (D && !isa<TranslationUnitDecl>(D) &&
+                    SM->isInSystemHeader(SM->getExpansionLoc(D->getLocation()))))
+        return true;
+      return RecursiveASTVisitor::TraverseDecl(D);
+    }
+    bool VisitVarDecl(VarDecl *Var) {
+      if (isa<ParmVarDecl>(Var) || !Var->getInit() ||
+          !Var->getType()->getContainedDeducedType())
+        return true;
+      const auto *Call = dyn_cast<CallExpr>(stripTemporaries(Var->getInit()));
+      const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+      if (!Callee || Callee->getCanonicalDecl() != Fn->getCanonicalDecl())
+        return true;
+      const auto *Owner = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
+      if (Owner && Owner->getBody())
+        Found |= closureUses(Var, Owner->getBody()).RebuiltAgain;
+      return true;
+    }
+  } Walk;
+  Walk.Fn = Fn;
+  Walk.SM = &Fn->getASTContext().getSourceManager();
+  Walk.TraverseDecl(Fn->getASTContext().getTranslationUnitDecl());
+  return Walk.Found;
+}
+
 bool closureResultBecomesAuto(const FunctionDecl *FD, const PullbackNaming &Naming) {
   const SourceManager &SM = FD->getASTContext().getSourceManager();
   return !FD->isTemplateInstantiation() &&
@@ -239,7 +270,8 @@ bool closureResultBecomesAuto(const FunctionDecl *FD, const PullbackNaming &Nami
          singleReturnedLambda(FD) && callersSeeDefinition(FD) &&
          resultTypeEditable(FD) && !isVirtualMethod(FD) && !callsItself(FD) &&
          !closureSignatureDiffers(FD->getReturnType(), singleReturnedLambda(FD),
-                                  nullptr);
+                                  nullptr) &&
+         !singleReturnedLambda(FD)->isMutable() && !callerRebuildsWrapper(FD);
 }
 
 bool callsItself(const FunctionDecl *FD) {

@@ -139,8 +139,16 @@ bool resultTypeEditable(const FunctionDecl *FD);
 /// caller checks that the result type is an erased callable.) Not for a
 /// virtual or recursive function, nor when the lambda's call operator
 /// differs from the erased signature (closureSignatureDiffers, callers
-/// unknown).
+/// unknown), is `mutable`, or a caller would build the wrapper again and
+/// again from the closure (callerRebuildsWrapper).
 bool closureResultBecomesAuto(const FunctionDecl *FD, const PullbackNaming &Naming);
+
+/// Whether a local in this translation unit deduced from a call of \p Fn
+/// (`auto pb = make_pullback(x);`) binds a `const` reference of \p Fn's
+/// result type more than once (closureUses): with `auto` as \p Fn's
+/// result, the local would hold the closure, and each of those bindings
+/// would build a new wrapper from it where the wrapper is built once now.
+bool callerRebuildsWrapper(const FunctionDecl *Fn);
 
 /// Whether \p FD's body names \p FD (recursion): a deduced result type
 /// would be needed before it is known.
