@@ -997,23 +997,33 @@ closureSignatureDiffers(QualType Wrapper, const LambdaExpr *Lambda,
 }
 
 const Stmt *statementParent(ASTContext &Ctx, const Stmt *S) {
-  DynTypedNodeList Parents = Ctx.getParents(*S);
-  if (Parents.empty())
-    return nullptr;
-  if (const Stmt *P = Parents[0].get<Stmt>())
-    return P;
-  // A lambda's body hangs below its call operator and its class.
-  const auto *Operator = Parents[0].get<CXXMethodDecl>();
-  if (!Operator || !Operator->getParent()->isLambda())
-    return nullptr;
-  DynTypedNode Node = DynTypedNode::create(*Operator->getParent());
-  for (unsigned Depth = 0; Depth < 4; ++Depth) {
-    DynTypedNodeList Above = Ctx.getParents(Node);
-    if (Above.empty())
+  DynTypedNode Node = DynTypedNode::create(*S);
+  for (unsigned Depth = 0; Depth < 6; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(Node);
+    if (Parents.empty())
       return nullptr;
-    if (const auto *Lambda = Above[0].get<LambdaExpr>())
-      return Lambda;
-    Node = Above[0];
+    if (const Stmt *P = Parents[0].get<Stmt>())
+      return P;
+    // A variable's initialiser hangs below the variable, which is in its
+    // DeclStmt (`int h = k.has_value();` in a loop is in the loop).
+    if (const auto *Var = Parents[0].get<VarDecl>(); Var && !isa<ParmVarDecl>(Var)) {
+      Node = Parents[0];
+      continue;
+    }
+    // A lambda's body hangs below its call operator and its class.
+    const auto *Operator = Parents[0].get<CXXMethodDecl>();
+    if (!Operator || !Operator->getParent()->isLambda())
+      return nullptr;
+    Node = DynTypedNode::create(*Operator->getParent());
+    for (unsigned Up = 0; Up < 4; ++Up) {
+      DynTypedNodeList Above = Ctx.getParents(Node);
+      if (Above.empty())
+        return nullptr;
+      if (const auto *Lambda = Above[0].get<LambdaExpr>())
+        return Lambda;
+      Node = Above[0];
+    }
+    return nullptr;
   }
   return nullptr;
 }
@@ -1033,10 +1043,116 @@ static bool calledInPlace(const LambdaExpr *Lambda,
          Call->getArg(0) == Closure;
 }
 
+/// Whether \p A and \p B are in the two branches of one `if` or `?:`:
+/// each time that runs, at most one of them does.
+static bool inOtherBranches(const Stmt *A, const Stmt *B,
+                            llvm::function_ref<const Stmt *(const Stmt *)> ParentOf) {
+  llvm::DenseMap<const Stmt *, const Stmt *> ChildTowardsA;
+  for (const Stmt *Prev = A, *S = ParentOf(A); S; Prev = S, S = ParentOf(S))
+    ChildTowardsA.try_emplace(S, Prev);
+  for (const Stmt *Prev = B, *S = ParentOf(B); S; Prev = S, S = ParentOf(S)) {
+    auto Common = ChildTowardsA.find(S);
+    if (Common == ChildTowardsA.end())
+      continue;
+    auto Split = [&](const Stmt *One, const Stmt *Other) {
+      return One && Other &&
+             ((Common->second == One && Prev == Other) || (Common->second == Other && Prev == One));
+    };
+    if (const auto *If = dyn_cast<IfStmt>(S))
+      return Split(If->getThen(), If->getElse());
+    if (const auto *Choice = dyn_cast<ConditionalOperator>(S))
+      return Split(Choice->getTrueExpr(), Choice->getFalseExpr());
+    return false;
+  }
+  return false;
+}
+
+/// Whether \p S ends in a `return` on every path that reaches its end, as
+/// written: a `return`, or a block whose last statement does.
+static bool endsInReturn(const Stmt *S) {
+  if (const auto *Block = dyn_cast_or_null<CompoundStmt>(S))
+    return !Block->body_empty() && endsInReturn(Block->body_back());
+  return isa_and_nonnull<ReturnStmt>(S);
+}
+
+/// Whether \p S holds a statement that jumps elsewhere (`break`,
+/// `continue`, `goto`); a lambda's body is its own.
+static bool jumps(const Stmt *S) {
+  if (isa<BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt>(S))
+    return true;
+  if (isa<LambdaExpr>(S))
+    return false;
+  for (const Stmt *Child : S->children())
+    if (Child && jumps(Child))
+      return true;
+  return false;
+}
+
+/// Whether \p S holds a `goto`.
+static bool hasGoto(const Stmt *S) {
+  if (isa<GotoStmt, IndirectGotoStmt>(S))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (Child && hasGoto(Child))
+      return true;
+  return false;
+}
+
+/// Whether every run of \p Use leaves the function before anything outside
+/// the statement that holds it runs: \p Use is in a `return` or in the
+/// branch of an `if` that ends in one (`if (!train) { ...; return x; }`),
+/// without a jump
+/// out of that branch, a `try` around it that could catch what it throws,
+/// or a lambda around it (whose `return` leaves the lambda only). \p At
+/// is neither in that branch nor in a lambda, whose body may run whenever.
+static bool returnsBefore(const Stmt *Use, const Stmt *At,
+                          llvm::function_ref<const Stmt *(const Stmt *)> ParentOf) {
+  for (const Stmt *S = ParentOf(At); S; S = ParentOf(S))
+    if (isa<LambdaExpr>(S))
+      return false;
+  const Stmt *Branch = nullptr;
+  for (const Stmt *Prev = Use, *S = ParentOf(Use); S; Prev = S, S = ParentOf(S)) {
+    if (isa<LambdaExpr, CXXTryStmt>(S))
+      return false;
+    // The `return` itself (`case 0: return run(pb, x);` in a `switch`), or
+    // a branch that ends in one.
+    const auto *If = dyn_cast<IfStmt>(S);
+    const Stmt *Leaves = isa<ReturnStmt>(S) ? S
+                         : If && (Prev == If->getThen() || Prev == If->getElse()) &&
+                                 endsInReturn(Prev)
+                             ? Prev
+                             : nullptr;
+    if (!Branch && Leaves && !jumps(Leaves) &&
+        !Leaves->getSourceRange().fullyContains(At->getSourceRange()))
+      Branch = Leaves;
+  }
+  return Branch != nullptr;
+}
+
+/// Whether \p Part of the loop \p Loop runs once each time the loop does
+/// (a `for` statement's init, a range-based `for`'s init and range), not
+/// once per iteration.
+static bool runsOncePerLoop(const Stmt *Loop, const Stmt *Part) {
+  if (const auto *For = dyn_cast<ForStmt>(Loop))
+    return Part == For->getInit();
+  if (const auto *Range = dyn_cast<CXXForRangeStmt>(Loop))
+    return Part == Range->getInit() || Part == Range->getRangeStmt() ||
+           Part == Range->getRangeInit();
+  return false;
+}
+
 bool mayRunBefore(const Stmt *Use, const Stmt *At, const VarDecl *Var, const SourceManager &SM,
                   llvm::function_ref<const Stmt *(const Stmt *)> ParentOf) {
-  if (Use != At && SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Use->getBeginLoc()),
-                                                SM.getExpansionLoc(At->getBeginLoc())))
+  // Nothing runs after a use whose every run ends in a `return`.
+  if (returnsBefore(Use, At, ParentOf))
+    return false;
+  // Written before, it runs before, unless the two are in the two
+  // branches of one `if` (then only a loop or a lambda around both, below,
+  // runs one after the other).
+  if (Use != At &&
+      SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Use->getBeginLoc()),
+                                   SM.getExpansionLoc(At->getBeginLoc())) &&
+      !inOtherBranches(Use, At, ParentOf))
     return true;
   // Around \p At, a loop runs it again, and so may a lambda's body, which
   // runs whenever the closure is called: later than it is written (`auto
@@ -1046,14 +1162,24 @@ bool mayRunBefore(const Stmt *Use, const Stmt *At, const VarDecl *Var, const Sou
   for (const Stmt *S = ParentOf(At); S; Prev = S, S = ParentOf(S)) {
     const auto *Lambda = dyn_cast<LambdaExpr>(S);
     bool Body = Lambda && Prev == Lambda->getBody() && !calledInPlace(Lambda, ParentOf);
-    if (!Body && !isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+    if (!Body && (!isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S) || runsOncePerLoop(S, Prev)))
       continue;
-    if (S->getSourceRange().fullyContains(Var->getSourceRange()))
+    // A variable the loop declares each time round (in its body, condition
+    // or as its range's element) starts afresh; one in a `for`'s init does
+    // not.
+    const Stmt *Init = nullptr;
+    if (const auto *For = dyn_cast<ForStmt>(S))
+      Init = For->getInit();
+    else if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
+      Init = Range->getInit();
+    if (S->getSourceRange().fullyContains(Var->getSourceRange()) &&
+        !(Init && Init->getSourceRange().fullyContains(Var->getSourceRange())))
       return false; // declared afresh each time round
     if (Body || S->getSourceRange().fullyContains(Use->getSourceRange()))
       return true;
   }
-  return false;
+  // A `goto` may run anything again, whatever the order it is written in.
+  return Prev != At && hasGoto(Prev);
 }
 
 ClosureUseSummary closureUses(const VarDecl *Var, const Stmt *Body) {

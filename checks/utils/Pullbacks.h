@@ -185,15 +185,19 @@ struct ClosureUseSummary {
 };
 
 /// The statement \p S is in (through ASTContext's parent map), or null past
-/// a function's body; the body of a lambda is in the LambdaExpr.
+/// a function's body; the body of a lambda is in the LambdaExpr, and a
+/// variable's initialiser in the variable's DeclStmt.
 const Stmt *statementParent(ASTContext &Ctx, const Stmt *S);
 
 /// Whether \p Use may run before \p At, both in the function that declares
-/// \p Var: written before it, inside a loop around \p At (\p ParentOf
-/// walks up from it: null past the function's body) that does not declare
-/// \p Var afresh each time round, or anywhere when \p At is in the body
-/// of a lambda that does not declare \p Var and is not called where it is
-/// made (the closure may be called later, and again).
+/// \p Var: never when every run of \p Use ends in a `return` before \p At
+/// could run; written before it and not in the other branch of an `if` or
+/// `?:` than \p At, inside a loop around \p At (\p ParentOf walks up
+/// from it: null past the function's body; a `for` statement's init runs
+/// once) that does not declare \p Var afresh each time round (a variable
+/// its init declares is not), or anywhere when \p At is in the body of a
+/// lambda that does not declare \p Var and is not called where it is made
+/// (the closure may be called later, and again).
 bool mayRunBefore(const Stmt *Use, const Stmt *At, const VarDecl *Var, const SourceManager &SM,
                   llvm::function_ref<const Stmt *(const Stmt *)> ParentOf);
 
