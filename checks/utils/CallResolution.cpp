@@ -201,6 +201,9 @@ public:
     // each instantiation; one that takes a watched value is noted.
     if (Call->isTypeDependent() || Call->isValueDependent()) {
       noteDependent(Call, Call->arguments());
+      if (!Pinned.empty() && !Propagating)
+        if (std::optional<SourceSite> At = Map(calleeNameLoc(Call)); At && Pinned.count(*At))
+          Result.PinnedDependent.insert(*At);
       return true;
     }
     unsigned First = 0;
@@ -217,6 +220,23 @@ public:
         if (CallResolution::Callee *Chosen = addCallee(Result.Pinned[*At], Call->getCalleeDecl()))
           Chosen->DeclaredBefore = declaredBefore(Call->getCalleeDecl(), Call->getExprLoc());
     return true;
+  }
+
+  /// Where the name of \p Call's callee is written (a dependent call's
+  /// place is where it begins: `this->template cat<0>(x)` at `this`).
+  static SourceLocation calleeNameLoc(const CallExpr *Call) {
+    const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+    if (const auto *Lookup = dyn_cast<OverloadExpr>(Callee))
+      return Lookup->getNameLoc();
+    if (const auto *Member = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
+      return Member->getMemberLoc();
+    if (const auto *Member = dyn_cast<MemberExpr>(Callee))
+      return Member->getMemberLoc();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Callee))
+      return Ref->getLocation();
+    if (const auto *Ref = dyn_cast<DependentScopeDeclRefExpr>(Callee))
+      return Ref->getLocation();
+    return Call->getExprLoc();
   }
 
   // Constructions that depend on a template's parameters: their

@@ -178,6 +178,11 @@ struct ResolvedCalls {
   /// The calls asked for by place (where the callee's name is), whatever
   /// they take.
   std::map<SourceSite, CallResolution> Pinned;
+  /// The calls asked for by place that are written in a template and
+  /// depend on its parameters there (`serialize<N>(out)` with `N` a
+  /// template parameter): each instantiation resolves them (in Pinned);
+  /// without one, nothing does.
+  std::set<SourceSite> PinnedDependent;
   /// The types the expressions asked for by place have (one per
   /// instantiation of a template they are in): each identity
   /// (valueTypeIdentity), with the type as clang prints it.

@@ -266,6 +266,15 @@ public:
            ", not the compile-time form it is rewritten for (" + place(Expected, false) + ")";
   }
 
+  /// Why a fix is withdrawn whose rewritten call at \p At depends on a
+  /// template's parameters and is resolved by no instantiation in the file.
+  std::string describeUninstantiated(const SourceSite &At) const {
+    return "with it, the call at " + place(At, true) +
+           " would depend on the template's parameters, and nothing in this file "
+           "instantiates it: which function it calls would be decided where it is "
+           "instantiated, unproved";
+  }
+
   /// Why a fix is withdrawn under which the call at \p At, left as
   /// written in code the fix makes a template, calls what \p Now says
   /// instead of what \p Before says.
@@ -450,6 +459,7 @@ private:
 #endif
     Resolved.clear();
     PinnedResolved.clear();
+    PinnedDependent.clear();
     DependentNow.clear();
     TypesFound.clear();
     Observed.clear();
@@ -479,6 +489,7 @@ private:
           P.Resolved = std::move(Found.Calls);
           P.DependentNow = std::move(Found.Dependent);
           P.PinnedResolved = std::move(Found.Pinned);
+          P.PinnedDependent = std::move(Found.PinnedDependent);
           P.TypesFound = std::move(Found.Types);
           P.Observed = std::move(Found.Observed);
         }
@@ -530,6 +541,9 @@ public:
   /// and what they resolved to in the last parse.
   std::set<SourceSite> Pinned;
   std::map<SourceSite, CallResolution> PinnedResolved;
+  /// The rewritten calls found only where they are written in a template,
+  /// depending on its parameters (ResolvedCalls::PinnedDependent).
+  std::set<SourceSite> PinnedDependent;
   /// The calls that take a watched value and depend on a template's
   /// parameters with the fixes (ResolvedCalls::Dependent).
   std::vector<ExprSite> DependentNow;
@@ -977,6 +991,15 @@ void FixProof::prove() {
         continue;
       for (const auto &[At, Callees] : Findings[Indices[K]].Expected) {
         auto It = P.PinnedResolved.find(At);
+        // Written in a template and dependent there, with no instantiation
+        // in the file to resolve it: which function it calls is decided
+        // where the template is instantiated, unproved.
+        if (It == P.PinnedResolved.end() && P.PinnedDependent.count(At)) {
+          Failures.push_back({{{DiagnosticsEngine::Error, 0, P.describeUninstantiated(At),
+                                P.locationOf(At)}},
+                              {Indices[K]}});
+          continue;
+        }
         if (It == P.PinnedResolved.end() ||
             llvm::all_of(It->second.Callees, [&, &Callees = Callees](const auto &Entry) {
               return Entry.second.Site && Callees.count(*Entry.second.Site);
