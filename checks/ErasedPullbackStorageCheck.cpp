@@ -20,6 +20,7 @@
 #include "ErasedPullbackStorageCheck.h"
 #include "utils/ErasedTypes.h"
 #include "utils/Pullbacks.h"
+#include "utils/Spelling.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -181,7 +182,7 @@ ErasedPullbackStorageCheck::analyzeLocal(const VarDecl *Var,
     if (std::optional<FixItHint> Drop = dropExplicitConversion(Var->getInit(), SM, getLangOpts()))
       Result.Fix.push_back(*Drop);
   } else if (Type && isOnlyDeclarationInStatement(Var, Body)) {
-    Result.Fix.push_back(FixItHint::CreateReplacement(*Type, "auto"));
+    Result.Fix.push_back(replacementApart(*Type, "auto", SM, getLangOpts()));
   }
   return Result;
 }
@@ -297,8 +298,8 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
     return;
   std::vector<FixItHint> Fix;
   if (resultTypeEditable(Fn)) {
-    Fix.push_back(FixItHint::CreateReplacement(
-        CharSourceRange::getTokenRange(ReturnType), "auto"));
+    Fix.push_back(replacementApart(CharSourceRange::getTokenRange(ReturnType), "auto",
+                                   SM, getLangOpts()));
     // `return std::function<G(G)>(back);` would still return the erased
     // type: return what the conversion converts, as written (never a copy
     // of the lambda's text, which would run its captures twice).
@@ -450,8 +451,9 @@ void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) 
         };
     }
     if (!Reason) {
-      Fix.push_back(FixItHint::CreateReplacement(
-          CharSourceRange::getTokenRange(Fn->getReturnTypeSourceRange()), "auto"));
+      Fix.push_back(replacementApart(CharSourceRange::getTokenRange(Fn->getReturnTypeSourceRange()),
+                                     "auto", Fn->getASTContext().getSourceManager(),
+                                     getLangOpts()));
       // `return {y, back};` and `return std::pair<Y, F>{y, back};` name the
       // declared type; `std::pair{y, back}` deduces it.
       std::string Deducing = ("std::" + Kind).str();

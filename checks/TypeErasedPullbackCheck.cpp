@@ -312,11 +312,71 @@ private:
       valuesFrom(E);
       return std::nullopt;
     }
+    // In a template, clang may know nothing of the type (a call it cannot
+    // resolve yet, `live ? (void *)&data : nullptr` on a dependent
+    // condition): it may be the erased type itself, which `auto` would keep
+    // (dlib's `storage_stack::get_ptr`). Asked where clang knows: a branch
+    // of a `?:` whose type it knows, and the same expression in each
+    // instantiation of the function.
+    if (E->getType()->isSpecificBuiltinType(BuiltinType::Dependent) && erasedSomewhere(E)) {
+      valuesFrom(E);
+      return std::nullopt;
+    }
     if (Explicit)
       unwrap(Outer, E);
     return spell(E->getType());
   }
 
+  /// Whether \p E, an expression of a type clang does not know in a
+  /// template, has an erased type: a branch of a `?:` of a known erased
+  /// type, or the same expression (by its source range) in an
+  /// instantiation of the function that holds it.
+  bool erasedSomewhere(const Expr *E) const {
+    if (const auto *Choice = dyn_cast<ConditionalOperator>(E->IgnoreParens()))
+      for (const Expr *Branch : {Choice->getTrueExpr(), Choice->getFalseExpr()})
+        if (!Branch->isTypeDependent() && Classifier.isErased(Branch->getType()))
+          return true;
+    if (!Function)
+      return false;
+    llvm::SmallVector<const FunctionDecl *, 4> Instances;
+    if (const FunctionTemplateDecl *T = Function->getDescribedFunctionTemplate())
+      for (const FunctionDecl *S : T->specializations())
+        Instances.push_back(S);
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(Function))
+      if (const ClassTemplateDecl *Class = Method->getParent()->getDescribedClassTemplate())
+        for (const ClassTemplateSpecializationDecl *S : Class->specializations())
+          for (const CXXMethodDecl *M : S->methods())
+            if (M->getInstantiatedFromMemberFunction() == Method)
+              Instances.push_back(M);
+    // The innermost expression written there: around it, the conversion
+    // into the erased result type has the same place.
+    struct Same : RecursiveASTVisitor<Same> {
+      SourceRange Range;
+      const Expr *Found = nullptr;
+      bool VisitExpr(Expr *X) {
+        if (X->getSourceRange() == Range)
+          Found = X;
+        return true;
+      }
+    };
+    for (const FunctionDecl *Instance : Instances) {
+      if (!Instance->getBody())
+        continue;
+      Same Finder;
+      Finder.Range = E->getSourceRange();
+      Finder.TraverseStmt(Instance->getBody());
+      if (Finder.Found && Classifier.isErased(Finder.Found->getType()))
+        return true;
+    }
+    return false;
+  }
+
+public:
+  /// The function whose returns are analysed (its instantiations tell
+  /// what a dependent return produces).
+  const FunctionDecl *Function = nullptr;
+
+private:
   /// The written type of an explicit construction of \p Target, so that
   /// `std::vector<std::any>{...}` is respelled with the new element type.
   void respellWrittenType(const Expr *E, const std::string &Spelling) {
@@ -1124,6 +1184,7 @@ TypeErasedPullbackCheck::ReturnSummary
 TypeErasedPullbackCheck::summarizeReturns(const FunctionDecl *Fn, QualType Result) const {
   ReturnSummary S{ReturnAnalyzer(Classifier, *Context), {}, true, false, returnsOf(Fn), {}};
   ReturnAnalyzer &Analyzer = S.Analyzer;
+  Analyzer.Function = Fn;
   for (const ReturnStmt *Return : S.Returns) {
     const Expr *Value = Return->getRetValue();
     if (!Value)
@@ -1292,12 +1353,13 @@ void TypeErasedPullbackCheck::analyze(const Pullback &P) {
         CanFix = false;
         break;
       }
+      CharSourceRange Written = CharSourceRange::getTokenRange(Range);
       if (Type.Spellable)
-        Hints.push_back(FixItHint::CreateReplacement(Range, Type.Spelling));
+        Hints.push_back(replacementApart(Written, Type.Spelling, SM, getLangOpts()));
       else if (Fn->getPreviousDecl() || AnyBraced)
         CanFix = false;
       else
-        Hints.push_back(FixItHint::CreateReplacement(Range, "auto"));
+        Hints.push_back(replacementApart(Written, "auto", SM, getLangOpts()));
     }
   }
   FixClaims Claims = FixClaims::retyping(Fn);

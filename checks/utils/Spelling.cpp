@@ -4,6 +4,9 @@
 #include "gradlint/LlvmCompat.h"
 #include "clang/AST/QualTypeNames.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/CharInfo.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 namespace clang::tidy::gradlint {
 
@@ -109,6 +112,26 @@ std::string quotedName(const NamedDecl *D) {
   D->getNameForDiagnostic(OS, D->getASTContext().getPrintingPolicy(), /*Qualified=*/false);
   OS << '\'';
   return Name;
+}
+
+FixItHint replacementApart(CharSourceRange Range, std::string Text, const SourceManager &SM,
+                           const LangOptions &LO) {
+  CharSourceRange File = Lexer::makeFileCharRange(Range, SM, LO);
+  if (File.isValid() && !Text.empty()) {
+    auto [ID, Begin] = SM.getDecomposedLoc(File.getBegin());
+    auto [EndID, End] = SM.getDecomposedLoc(File.getEnd());
+    bool Invalid = false;
+    llvm::StringRef Buffer = SM.getBufferData(ID, &Invalid);
+    if (!Invalid && EndID == ID && End <= Buffer.size()) {
+      if (End < Buffer.size() && isAsciiIdentifierContinue(Buffer[End]) &&
+          isAsciiIdentifierContinue(Text.back()))
+        Text += ' ';
+      if (Begin > 0 && isAsciiIdentifierContinue(Buffer[Begin - 1]) &&
+          isAsciiIdentifierContinue(Text.front()))
+        Text.insert(Text.begin(), ' ');
+    }
+  }
+  return FixItHint::CreateReplacement(Range, Text);
 }
 
 } // namespace clang::tidy::gradlint

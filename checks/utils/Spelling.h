@@ -5,6 +5,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/Basic/Diagnostic.h"
 #include <optional>
 #include <string>
 
@@ -37,6 +38,12 @@ std::string optionName(const NamedDecl *D);
 /// \p D as a diagnostic's %0 names it, quotes included: `'grow'`, for
 /// notes whose text is built before it is emitted (or in another file).
 std::string quotedName(const NamedDecl *D);
+
+/// A fix-it that replaces \p Range by \p Text, with a space added where
+/// the text would otherwise run into the next (or previous) token: `auto`
+/// for the `void *` of `void *get_ptr()` must not give `autoget_ptr()`.
+FixItHint replacementApart(CharSourceRange Range, std::string Text, const SourceManager &SM,
+                           const LangOptions &LO);
 
 } // namespace clang::tidy::gradlint
 
