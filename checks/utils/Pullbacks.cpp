@@ -998,32 +998,25 @@ closureSignatureDiffers(QualType Wrapper, const LambdaExpr *Lambda,
 
 const Stmt *statementParent(ASTContext &Ctx, const Stmt *S) {
   DynTypedNode Node = DynTypedNode::create(*S);
-  for (unsigned Depth = 0; Depth < 6; ++Depth) {
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
     DynTypedNodeList Parents = Ctx.getParents(Node);
     if (Parents.empty())
       return nullptr;
     if (const Stmt *P = Parents[0].get<Stmt>())
       return P;
     // A variable's initialiser hangs below the variable, which is in its
-    // DeclStmt (`int h = k.has_value();` in a loop is in the loop).
-    if (const auto *Var = Parents[0].get<VarDecl>(); Var && !isa<ParmVarDecl>(Var)) {
-      Node = Parents[0];
-      continue;
-    }
-    // A lambda's body hangs below its call operator and its class.
+    // DeclStmt (`int h = k.has_value();` in a loop is in the loop); a
+    // lambda's body below its call operator and its class, which is in
+    // the LambdaExpr.
+    const auto *Var = Parents[0].get<VarDecl>();
     const auto *Operator = Parents[0].get<CXXMethodDecl>();
-    if (!Operator || !Operator->getParent()->isLambda())
+    const auto *Class = Parents[0].get<CXXRecordDecl>();
+    if (Operator && Operator->getParent()->isLambda())
+      Node = DynTypedNode::create(*Operator->getParent());
+    else if ((Var && !isa<ParmVarDecl>(Var)) || (Class && Class->isLambda()))
+      Node = Parents[0];
+    else
       return nullptr;
-    Node = DynTypedNode::create(*Operator->getParent());
-    for (unsigned Up = 0; Up < 4; ++Up) {
-      DynTypedNodeList Above = Ctx.getParents(Node);
-      if (Above.empty())
-        return nullptr;
-      if (const auto *Lambda = Above[0].get<LambdaExpr>())
-        return Lambda;
-      Node = Above[0];
-    }
-    return nullptr;
   }
   return nullptr;
 }
@@ -1075,27 +1068,23 @@ static bool endsInReturn(const Stmt *S) {
   return isa_and_nonnull<ReturnStmt>(S);
 }
 
-/// Whether \p S holds a statement that jumps elsewhere (`break`,
-/// `continue`, `goto`); a lambda's body is its own.
-static bool jumps(const Stmt *S) {
-  if (isa<BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt>(S))
+/// Whether \p S holds a statement of one of the kinds \p Kinds (itself
+/// included); with \p IntoLambdas false, a lambda's body is its own.
+template <class... Kinds> static bool holds(const Stmt *S, bool IntoLambdas) {
+  if (isa<Kinds...>(S))
     return true;
-  if (isa<LambdaExpr>(S))
+  if (!IntoLambdas && isa<LambdaExpr>(S))
     return false;
   for (const Stmt *Child : S->children())
-    if (Child && jumps(Child))
+    if (Child && holds<Kinds...>(Child, IntoLambdas))
       return true;
   return false;
 }
 
-/// Whether \p S holds a `goto`.
-static bool hasGoto(const Stmt *S) {
-  if (isa<GotoStmt, IndirectGotoStmt>(S))
-    return true;
-  for (const Stmt *Child : S->children())
-    if (Child && hasGoto(Child))
-      return true;
-  return false;
+/// Whether \p S holds a statement that jumps elsewhere (`break`,
+/// `continue`, `goto`); a lambda's body is its own.
+static bool jumps(const Stmt *S) {
+  return holds<BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt>(S, false);
 }
 
 /// Whether every run of \p Use leaves the function before anything outside
@@ -1129,16 +1118,17 @@ static bool returnsBefore(const Stmt *Use, const Stmt *At,
   return Branch != nullptr;
 }
 
-/// Whether \p Part of the loop \p Loop runs once each time the loop does
+/// The parts of the loop \p Loop that run once each time the loop does
 /// (a `for` statement's init, a range-based `for`'s init and range), not
-/// once per iteration.
-static bool runsOncePerLoop(const Stmt *Loop, const Stmt *Part) {
+/// once per iteration; none are null.
+static llvm::SmallVector<const Stmt *, 3> runOncePerLoop(const Stmt *Loop) {
+  llvm::SmallVector<const Stmt *, 3> Parts;
   if (const auto *For = dyn_cast<ForStmt>(Loop))
-    return Part == For->getInit();
+    Parts.push_back(For->getInit());
   if (const auto *Range = dyn_cast<CXXForRangeStmt>(Loop))
-    return Part == Range->getInit() || Part == Range->getRangeStmt() ||
-           Part == Range->getRangeInit();
-  return false;
+    Parts.append({Range->getInit(), Range->getRangeStmt(), Range->getRangeInit()});
+  llvm::erase(Parts, nullptr);
+  return Parts;
 }
 
 bool mayRunBefore(const Stmt *Use, const Stmt *At, const VarDecl *Var, const SourceManager &SM,
@@ -1162,24 +1152,22 @@ bool mayRunBefore(const Stmt *Use, const Stmt *At, const VarDecl *Var, const Sou
   for (const Stmt *S = ParentOf(At); S; Prev = S, S = ParentOf(S)) {
     const auto *Lambda = dyn_cast<LambdaExpr>(S);
     bool Body = Lambda && Prev == Lambda->getBody() && !calledInPlace(Lambda, ParentOf);
-    if (!Body && (!isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S) || runsOncePerLoop(S, Prev)))
+    llvm::SmallVector<const Stmt *, 3> Once = runOncePerLoop(S);
+    if (!Body && (!isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S) || llvm::is_contained(Once, Prev)))
       continue;
     // A variable the loop declares each time round (in its body, condition
     // or as its range's element) starts afresh; one in a `for`'s init does
     // not.
-    const Stmt *Init = nullptr;
-    if (const auto *For = dyn_cast<ForStmt>(S))
-      Init = For->getInit();
-    else if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
-      Init = Range->getInit();
     if (S->getSourceRange().fullyContains(Var->getSourceRange()) &&
-        !(Init && Init->getSourceRange().fullyContains(Var->getSourceRange())))
+        llvm::none_of(Once, [&](const Stmt *Part) {
+          return Part->getSourceRange().fullyContains(Var->getSourceRange());
+        }))
       return false; // declared afresh each time round
     if (Body || S->getSourceRange().fullyContains(Use->getSourceRange()))
       return true;
   }
   // A `goto` may run anything again, whatever the order it is written in.
-  return Prev != At && hasGoto(Prev);
+  return Prev != At && holds<GotoStmt, IndirectGotoStmt>(Prev, true);
 }
 
 ClosureUseSummary closureUses(const VarDecl *Var, const Stmt *Body) {
