@@ -442,6 +442,11 @@ private:
     if (const TargetInfo *Aux = Ctx.getAuxTargetInfo())
       Frontend.AuxTriple = Aux->getTriple().str();
     DiagnosticOptions &DiagOpts = Invocation->getDiagnosticOpts();
+    // The compile command's warning options: one that turns off an error
+    // which is a warning (`-Wno-c++11-narrowing`, `-Wno-error=...`) lets the
+    // file compile, and must let the proving parse compile it too; every
+    // warning left is ignored there all the same.
+    DiagOpts.Warnings = Ctx.getDiagnostics().getDiagnosticOptions().Warnings;
     DiagOpts.IgnoreWarnings = true;
     DiagOpts.ShowCarets = false;
     DiagOpts.ErrorLimit = 50;
