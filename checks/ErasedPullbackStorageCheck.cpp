@@ -290,6 +290,16 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
     noteMutableClosure(Lambda);
     return;
   }
+  // A template that nothing here instantiates to call Fn uses its result
+  // unchecked (`run(n.pullback())` deducing from a std::function parameter).
+  if (!Generic)
+    Generic.emplace(Fn->getASTContext());
+  if (const Expr *Call = Generic->uninstantiatedCallOf(Fn)) {
+    Report();
+    diag(Call->getBeginLoc(), "no fix: %0", DiagnosticIDs::Note)
+        << DependentCalls::uncheckedResultNote(Fn);
+    return;
+  }
   // A caller that passes the result it keeps in `auto` to a `const
   // Pullback &` parameter again and again (in a loop): with the fix each
   // call would build a new wrapper from the closure. The erasure is the

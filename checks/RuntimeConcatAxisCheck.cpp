@@ -1108,6 +1108,7 @@ void RuntimeConcatAxisCheck::reportParameterFindings(ASTContext &Ctx) {
   collectFlow(Ctx, Flow);
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<FlowPoint> At;
+  DependentCalls Generic(Ctx);
   for (const ParameterFinding &P : ParameterFindings) {
     const ParmVarDecl *Param = P.F.Provenance.Param;
     const auto *Fn = cast<FunctionDecl>(Param->getDeclContext());
@@ -1136,7 +1137,7 @@ void RuntimeConcatAxisCheck::reportParameterFindings(ASTContext &Ctx) {
     if (llvm::none_of(Flow.Functions, [&](const FlowFunction &Known) {
           return Known.Key == Root.Function && Known.Param == Root.Param;
         }))
-      Flow.Functions.push_back(describeFunction(Fn, Root.Param, Ctx));
+      Flow.Functions.push_back(describeFunction(Fn, Root.Param, Ctx, Generic));
     At.push_back(Root.At);
     Flow.Roots.push_back(std::move(Root));
   }

@@ -1145,6 +1145,7 @@ void TypeErasedPullbackCheck::finishTranslationUnit() {
   Pullbacks.clear();
   Overrides.clear();
   Hierarchies.clear();
+  Generic.reset();
   AnyCasts.clear();
   AnyCastsOf.clear();
   DereferencedCasts.clear();
@@ -1421,6 +1422,14 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
       *Skipped = {Use, std::move(Why)};
     return false;
   };
+  // A template that calls Fn through a dependent name uses the result
+  // where it is instantiated; one that nothing here instantiates to call Fn
+  // does so unchecked (`std::any_cast<float>(n.backward(dy))` breaks once
+  // backward returns float).
+  if (!Generic)
+    Generic.emplace(*Context);
+  if (const Expr *Call = Generic->uninstantiatedCallOf(Fn))
+    return Fail(Call, DependentCalls::uncheckedResultNote(Fn));
   const SourceManager &SM = Context->getSourceManager();
   // Why the local \p Var may hold something else at \p At than the
   // pullback's result (none: it holds that). Its changing uses are looked

@@ -291,7 +291,7 @@ private:
       A.Caller = flowKey(Target);
       A.CallerParam = *CallerParam;
       if (Described.insert({A.Caller, A.CallerParam}).second)
-        Flow.Functions.push_back(describeFunction(Target, A.CallerParam, Ctx));
+        Flow.Functions.push_back(describeFunction(Target, A.CallerParam, Ctx, Generic));
     }
     if (A.Kind != FlowArgument::Runtime) {
       bool InTemplate = llvm::any_of(Enclosing, [](const FunctionDecl *FD) {
@@ -303,7 +303,7 @@ private:
       // declaration) change with it; the definition's unit describes it.
       const FunctionDecl *Target = callTarget(Callee);
       if (!Target->isDefined() && Described.insert({Key, Param}).second)
-        Flow.Functions.push_back(describeFunction(Target, Param, Ctx));
+        Flow.Functions.push_back(describeFunction(Target, Param, Ctx, Generic));
     }
     Flow.Arguments.push_back(std::move(A));
   }
@@ -317,6 +317,7 @@ private:
   /// The functions being traversed, innermost last.
   std::vector<const FunctionDecl *> Enclosing;
   std::set<std::pair<std::string, unsigned>> Described;
+  DependentCalls Generic{Ctx};
 };
 
 /// How \p Param is used in a function's body, in one walk: every
@@ -673,7 +674,7 @@ void collectFlow(ASTContext &Ctx, UnitFlow &Flow) {
 }
 
 FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
-                              ASTContext &Ctx) {
+                              ASTContext &Ctx, DependentCalls &Generic) {
   FD = callTarget(FD);
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
@@ -690,6 +691,19 @@ FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
   F.Defined = Def != nullptr;
   if (std::string Why = blocker(FD, P, Ctx); !Why.empty())
     F.Blockers.push_back(Why);
+  // A template that calls FD through a dependent name and that nothing
+  // here instantiates to call it keeps the call as written: the fixed
+  // function would not take the axis there.
+  if (const Expr *Call = Generic.uninstantiatedCallOf(FD)) {
+    PresumedLoc At = SM.getPresumedLoc(SM.getExpansionLoc(Call->getBeginLoc()));
+    F.Blockers.push_back(
+        "a template calls " + F.Name + " at " +
+        (At.isValid() ? llvm::sys::path::filename(At.getFilename()).str() + ":" +
+                            std::to_string(At.getLine()) + ":" + std::to_string(At.getColumn())
+                      : std::string("a place in a macro")) +
+        " through a name that depends on its parameters, and nothing in this file "
+        "instantiates it to call this function: that call would not be rewritten");
+  }
   if (Def)
     if (auto [What, At] = ownState(Def); !What.empty()) {
       F.OwnState = F.Name + " " + What;

@@ -26,6 +26,7 @@
 #ifndef GRADLINT_CHECKS_UTILS_AXISFLOW_H
 #define GRADLINT_CHECKS_UTILS_AXISFLOW_H
 
+#include "utils/CallSites.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/StringMap.h"
@@ -211,9 +212,10 @@ std::string flowKey(const FunctionDecl *FD);
 void collectFlow(ASTContext &Ctx, UnitFlow &Flow);
 
 /// The FlowFunction of \p FD's parameter \p Param, from the declarations
-/// and definition seen in \p Ctx.
+/// and definition seen in \p Ctx (and the calls templates make through
+/// dependent names, \p Generic: one that may call FD unchecked blocks it).
 FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
-                              ASTContext &Ctx);
+                              ASTContext &Ctx, DependentCalls &Generic);
 
 /// A FlowPoint / FlowEdit for a location of the current translation unit.
 FlowPoint flowPoint(SourceLocation Loc, const SourceManager &SM);

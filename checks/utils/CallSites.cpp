@@ -3,6 +3,9 @@
 #include "utils/CallSites.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include <vector>
 
@@ -65,6 +68,107 @@ unsigned undeclaredObjectArguments(const CallExpr *Call) {
 const Expr *callArgument(const CallExpr *Call, unsigned ParamIndex) {
   unsigned Index = ParamIndex + undeclaredObjectArguments(Call);
   return Index < Call->getNumArgs() ? Call->getArg(Index) : nullptr;
+}
+
+namespace {
+
+/// The calls of a translation unit's templates, or of its instantiations.
+template <bool Instantiations>
+struct CallReader : RecursiveASTVisitor<CallReader<Instantiations>> {
+  llvm::function_ref<void(const CallExpr *)> Each;
+  bool shouldVisitTemplateInstantiations() const { return Instantiations; }
+  bool shouldVisitImplicitCode() const { return Instantiations; }
+  bool VisitCallExpr(CallExpr *Call) {
+    Each(Call);
+    return true;
+  }
+};
+
+template <bool Instantiations>
+void readCalls(ASTContext &Ctx, llvm::function_ref<void(const CallExpr *)> Each) {
+  CallReader<Instantiations> Reader;
+  Reader.Each = Each;
+  Reader.TraverseAST(Ctx);
+}
+
+} // namespace
+
+void DependentCalls::readPatterns() {
+  PatternsRead = true;
+  readCalls<false>(Ctx, [&](const CallExpr *C) {
+    if (!C->isTypeDependent())
+      return;
+    const Expr *Callee = C->getCallee()->IgnoreParenImpCasts();
+    auto FoundIn = [](const OverloadExpr *E) {
+      std::vector<const FunctionDecl *> Found;
+      for (const NamedDecl *D : E->decls())
+        if (const FunctionDecl *FD = D->getUnderlyingDecl()->getAsFunction())
+          Found.push_back(callTarget(FD));
+      return Found;
+    };
+    if (const auto *M = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
+      ByName[M->getMember()].push_back({Callee, M->getMemberLoc(), true, false, {}});
+    else if (const auto *Q = dyn_cast<DependentScopeDeclRefExpr>(Callee))
+      ByName[Q->getDeclName()].push_back({Callee, Q->getLocation(), true, false, {}});
+    else if (const auto *U = dyn_cast<UnresolvedMemberExpr>(Callee))
+      ByName[U->getName()].push_back({Callee, U->getMemberLoc(), true, false, FoundIn(U)});
+    else if (const auto *L = dyn_cast<UnresolvedLookupExpr>(Callee))
+      ByName[L->getName()].push_back(
+          {Callee, L->getNameLoc(), false, L->requiresADL(), FoundIn(L)});
+  });
+}
+
+void DependentCalls::readInstantiations() {
+  InstantiationsRead = true;
+  llvm::DenseSet<SourceLocation> Places;
+  for (const auto &Entry : ByName)
+    for (const Call &C : Entry.second)
+      Places.insert(C.NameLoc);
+  readCalls<true>(Ctx, [&](const CallExpr *C) {
+    const FunctionDecl *Callee = C->getDirectCallee();
+    if (!Callee)
+      return;
+    const Expr *Ref = C->getCallee()->IgnoreParenImpCasts();
+    SourceLocation NameLoc;
+    if (const auto *M = dyn_cast<MemberExpr>(Ref))
+      NameLoc = M->getMemberLoc();
+    else if (const auto *D = dyn_cast<DeclRefExpr>(Ref))
+      NameLoc = D->getLocation();
+    if (NameLoc.isValid() && Places.contains(NameLoc))
+      Resolved[NameLoc].insert(callTarget(Callee));
+  });
+}
+
+const Expr *DependentCalls::uninstantiatedCallOf(const FunctionDecl *Fn) {
+  if (!PatternsRead)
+    readPatterns();
+  auto It = ByName.find(Fn->getDeclName());
+  if (It == ByName.end())
+    return nullptr;
+  const FunctionDecl *Target = callTarget(Fn);
+  bool IsMember = isa<CXXMethodDecl>(Target);
+  const Call *First = nullptr;
+  for (const Call &C : It->second) {
+    bool MayCall = llvm::is_contained(C.Found, Target) ||
+                   (C.Member ? IsMember && C.Found.empty() : C.ByADL && !IsMember);
+    if (!MayCall)
+      continue;
+    if (!InstantiationsRead)
+      readInstantiations();
+    auto R = Resolved.find(C.NameLoc);
+    if (R != Resolved.end() && R->second.contains(Target))
+      continue;
+    if (!First || Ctx.getSourceManager().isBeforeInTranslationUnit(C.NameLoc, First->NameLoc))
+      First = &C;
+  }
+  return First ? First->Callee : nullptr;
+}
+
+std::string DependentCalls::uncheckedResultNote(const FunctionDecl *Fn) {
+  return "a template calls '" + Fn->getNameAsString() +
+         "' here through a name that depends on its parameters, and nothing in this "
+         "file instantiates it to call this function: what it does with the result "
+         "cannot be checked";
 }
 
 } // namespace clang::tidy::gradlint

@@ -10,7 +10,10 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace clang::tidy::gradlint {
@@ -45,6 +48,52 @@ unsigned undeclaredObjectArguments(const CallExpr *Call);
 /// The call's argument for parameter \p ParamIndex of the callee, as
 /// written or the default it takes (a CXXDefaultArgExpr), or null.
 const Expr *callArgument(const CallExpr *Call, unsigned ParamIndex);
+
+/// The calls in templates that name a function only through a name that
+/// depends on the template's parameters (`alloc.Malloc(n)` where `alloc`'s
+/// type is a template parameter, `T::make()`, `backward(node)` found by
+/// argument-dependent lookup): which function they call is decided where
+/// the template is instantiated. The translation unit is read on the first
+/// question, and once more, for the instantiations, when a call by the name
+/// asked about exists.
+class DependentCalls {
+public:
+  explicit DependentCalls(ASTContext &Ctx) : Ctx(Ctx) {}
+
+  /// A call in a template that may call \p Fn through a dependent name and
+  /// that no instantiation in this translation unit resolves to \p Fn
+  /// (callTarget(\p Fn)), the first written; null when there is none. What
+  /// such a call does with Fn's result is decided by code nothing here
+  /// instantiates: a change to Fn's result type cannot be checked there.
+  const Expr *uninstantiatedCallOf(const FunctionDecl *Fn);
+
+  /// Why a change to \p Fn's result type is not offered, for a note at
+  /// the call uninstantiatedCallOf found.
+  static std::string uncheckedResultNote(const FunctionDecl *Fn);
+
+private:
+  struct Call {
+    const Expr *Callee;
+    SourceLocation NameLoc;
+    /// Reached by member syntax or a dependent qualifier: a member.
+    bool Member;
+    /// Found by argument-dependent lookup: any function by the name.
+    bool ByADL;
+    /// The functions the name found where it is written (an unresolved
+    /// overload set), canonical patterns.
+    std::vector<const FunctionDecl *> Found;
+  };
+  void readPatterns();
+  void readInstantiations();
+
+  ASTContext &Ctx;
+  bool PatternsRead = false, InstantiationsRead = false;
+  llvm::DenseMap<DeclarationName, std::vector<Call>> ByName;
+  /// The callees (canonical patterns) the instantiated calls resolve to,
+  /// by the place of the callee's name (the pattern's and the
+  /// instantiation's are one place).
+  llvm::DenseMap<SourceLocation, llvm::SmallPtrSet<const FunctionDecl *, 2>> Resolved;
+};
 
 } // namespace clang::tidy::gradlint
 

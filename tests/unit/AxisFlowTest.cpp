@@ -35,7 +35,8 @@ struct Program {
     collectFlow(UnitC.context(), FlowC);
     collectFlow(UnitB.context(), FlowB);
     const auto *Layer = UnitB.find<FunctionDecl>(functionDecl(hasName("layer"), isDefinition()));
-    FlowB.Functions.push_back(describeFunction(Layer, 1, UnitB.context()));
+    DependentCalls Generic(UnitB.context());
+    FlowB.Functions.push_back(describeFunction(Layer, 1, UnitB.context(), Generic));
     FlowRoot Root;
     Root.Function = flowKey(Layer);
     Root.Param = 1;
@@ -164,7 +165,8 @@ TEST(AxisFlowTest, ARuntimeCallerMeansNoFix) {
   UnitFlow Flow;
   collectFlow(Unit.context(), Flow);
   const auto *Layer = Unit.find<FunctionDecl>(functionDecl(hasName("layer")));
-  Flow.Functions.push_back(describeFunction(Layer, 1, Unit.context()));
+  DependentCalls Generic(Unit.context());
+  Flow.Functions.push_back(describeFunction(Layer, 1, Unit.context(), Generic));
   FlowRoot Root;
   Root.Function = flowKey(Layer);
   Root.Param = 1;
@@ -181,3 +183,42 @@ TEST(AxisFlowTest, ARuntimeCallerMeansNoFix) {
 }
 
 } // namespace
+
+// Calls in templates by a dependent name: found by member syntax, by a
+// dependent qualifier and by argument-dependent lookup; one that an
+// instantiation resolves to the function is checked there, and does not
+// count; a member call never reaches a free function, nor a call by
+// ordinary lookup a function its overload set does not hold.
+TEST(DependentCallsTest, UninstantiatedCallsByName) {
+  ParsedSnippet Unit(
+      "struct A { int back(int) const { return 1; } static int make() { return 2; } };\n"
+      "struct B { int back(int) const { return 3; } };\n"
+      "namespace n { struct X {}; int walk(const X &, int) { return 4; } }\n"
+      "int walk(int, int) { return 5; }\n"
+      "template <class N> int run(const N &x) { return x.back(1); }\n"
+      "template <class N> int made() { return N::make(); }\n"
+      "template <class N> int step(const N &x) { return walk(x, 1); }\n"
+      "int use() { return run(B{}); }\n",
+      "-std=c++17", "g.cpp");
+  DependentCalls Generic(Unit.context());
+  auto Method = [&](const char *Class, const char *Name) {
+    return Unit.find<FunctionDecl>(
+        cxxMethodDecl(hasName(Name), ofClass(hasName(Class)), unless(isImplicit())));
+  };
+  auto LineOf = [&](const Expr *E) {
+    return E ? Unit.context().getSourceManager().getSpellingLineNumber(E->getBeginLoc()) : 0u;
+  };
+  // run<B> resolves x.back to B::back only: A's is unchecked.
+  EXPECT_EQ(LineOf(Generic.uninstantiatedCallOf(Method("A", "back"))), 5u);
+  EXPECT_EQ(Generic.uninstantiatedCallOf(Method("B", "back")), nullptr);
+  EXPECT_EQ(LineOf(Generic.uninstantiatedCallOf(Method("A", "make"))), 6u);
+  // walk(x, 1) may find n::walk by argument-dependent lookup, and the
+  // global one by ordinary lookup.
+  const auto *NWalk = Unit.find<FunctionDecl>(functionDecl(hasName("::n::walk")));
+  const auto *Walk = Unit.find<FunctionDecl>(functionDecl(hasName("::walk")));
+  EXPECT_EQ(LineOf(Generic.uninstantiatedCallOf(NWalk)), 7u);
+  EXPECT_EQ(LineOf(Generic.uninstantiatedCallOf(Walk)), 7u);
+  // A function no dependent call names.
+  EXPECT_EQ(Generic.uninstantiatedCallOf(Unit.find<FunctionDecl>(functionDecl(hasName("use")))),
+            nullptr);
+}
