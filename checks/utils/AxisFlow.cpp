@@ -19,6 +19,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Path.h"
+#include <memory>
 #include <mutex>
 #include <set>
 #include <type_traits>
@@ -327,13 +328,20 @@ private:
 struct ParamUses : RecursiveASTVisitor<ParamUses> {
   const ParmVarDecl *Param;
   std::vector<const DeclRefExpr *> Refs;
+  /// The innermost generic lambda around each of Refs that is in one: its
+  /// body as written may pass the parameter to calls resolved only in its
+  /// instantiations.
+  llvm::DenseMap<const DeclRefExpr *, const LambdaExpr *> InGenericLambda;
   bool NamedInCapture = false;
   ParamUses(const Stmt &Body, const ParmVarDecl *Param) : Param(Param) {
     TraverseStmt(const_cast<Stmt *>(&Body));
   }
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    if (Ref->getDecl() == Param)
+    if (Ref->getDecl() == Param) {
       Refs.push_back(Ref);
+      if (!Generic.empty())
+        InGenericLambda[Ref] = Generic.back();
+    }
     return true;
   }
   bool VisitLambdaExpr(LambdaExpr *Lambda) {
@@ -341,6 +349,18 @@ struct ParamUses : RecursiveASTVisitor<ParamUses> {
       NamedInCapture |= C.capturesVariable() && C.getCapturedVar() == Param;
     return true;
   }
+  bool TraverseLambdaExpr(LambdaExpr *Lambda) {
+    bool IsGeneric = Lambda->isGenericLambda();
+    if (IsGeneric)
+      Generic.push_back(Lambda);
+    bool Result = RecursiveASTVisitor::TraverseLambdaExpr(Lambda);
+    if (IsGeneric)
+      Generic.pop_back();
+    return Result;
+  }
+
+private:
+  std::vector<const LambdaExpr *> Generic;
 };
 
 /// Whether \p Body may modify the parameter of \p Uses: whether a use of
@@ -350,10 +370,41 @@ struct ParamUses : RecursiveASTVisitor<ParamUses> {
 /// in its body say (a template parameter is a constant there, as the
 /// lambda reads it). Not asked: the references RecursiveASTVisitor does not
 /// show, the initialisers of implicit captures by reference.
+/// The uses that stand for \p Ref, a use of the parameter of \p Uses in
+/// \p Body, where its calls are resolved, each with the body it is in: in
+/// a generic lambda, the same use in each of the lambda's instantiations
+/// (followed into generic lambdas inside them); elsewhere, or in a lambda
+/// nothing instantiates, \p Ref itself. As written, a generic lambda may
+/// pass the parameter to a call resolved only there (`[&](const auto &l) {
+/// return l.forward(x, axis); }`), which clang's analyses take for a
+/// modification or a reference bound to it.
+void resolvedUses(const DeclRefExpr *Ref, const ParamUses &Uses, const Stmt &Body,
+                  std::vector<std::pair<const DeclRefExpr *, const Stmt *>> &Out) {
+  if (const LambdaExpr *Lambda = Uses.InGenericLambda.lookup(Ref)) {
+    size_t Before = Out.size();
+    for (const FunctionDecl *Op : Lambda->getDependentCallOperator()->specializations())
+      if (const Stmt *OpBody = Op->getBody()) {
+        ParamUses Inner(*OpBody, Uses.Param);
+        for (const DeclRefExpr *Same : Inner.Refs)
+          if (Same->getLocation() == Ref->getLocation())
+            resolvedUses(Same, Inner, *OpBody, Out);
+      }
+    if (Out.size() > Before)
+      return;
+  }
+  Out.push_back({Ref, &Body});
+}
+
 bool mayModify(const Stmt &Body, const ParamUses &Uses, ASTContext &Ctx) {
-  ExprMutationAnalyzer Analyzer(Body, Ctx);
-  return llvm::any_of(Uses.Refs, [&](const DeclRefExpr *Ref) {
-    const Stmt *By = Analyzer.findMutation(Ref);
+  std::vector<std::pair<const DeclRefExpr *, const Stmt *>> Resolved;
+  for (const DeclRefExpr *Ref : Uses.Refs)
+    resolvedUses(Ref, Uses, Body, Resolved);
+  std::map<const Stmt *, std::unique_ptr<ExprMutationAnalyzer>> Analyzers;
+  return llvm::any_of(Resolved, [&](const auto &Use) {
+    std::unique_ptr<ExprMutationAnalyzer> &Analyzer = Analyzers[Use.second];
+    if (!Analyzer)
+      Analyzer = std::make_unique<ExprMutationAnalyzer>(*Use.second, Ctx);
+    const Stmt *By = Analyzer->findMutation(Use.first);
     return By && !isa<LambdaExpr>(By);
   });
 }
@@ -421,6 +472,89 @@ bool readsThrough(const Expr *Call, const Expr *Arg, const FunctionDecl *Callee,
          Bound->getPointeeType().isConstQualified();
 }
 
+std::string boundUseFrom(const Expr *Use, bool Parenthesized, unsigned Depth, ASTContext &Ctx);
+
+/// boundUse one step up from \p Use, to \p ParentNode.
+std::string boundUseAt(const Expr *Use, const DynTypedNode &ParentNode, bool Parenthesized,
+                       unsigned Depth, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Line = [&](const Stmt *S) {
+    return " at line " + std::to_string(SM.getExpansionLineNumber(S->getBeginLoc()));
+  };
+  if (const auto *Var = ParentNode.get<VarDecl>())
+    return Var->getType()->isReferenceType()
+               ? "is bound to reference " + quotedName(Var) + Line(Use) +
+                     ", which would bind a temporary copy of a template parameter"
+               : "";
+  const auto *Parent = ParentNode.get<Expr>();
+  if (!Parent) // a type's operand (decltype): only `decltype((axis))` differs
+    return Parenthesized ? "is in 'decltype((...))'" + Line(Use) +
+                               ", which gives a reference for a variable and the plain type for a template parameter"
+                         : "";
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Parent)) {
+    if (Cast->getCastKind() == CK_LValueToRValue)
+      return "";
+    if (Cast->getCastKind() == CK_NoOp) // const added to bind a reference
+      return boundUseFrom(Cast, Parenthesized, Depth + 1, Ctx);
+  }
+  if (isa<UnaryExprOrTypeTraitExpr>(Parent))
+    return ""; // sizeof, alignof
+  if (isa<FullExpr>(Parent)) // the temporaries of the call it is in
+    return boundUseFrom(Parent, Parenthesized, Depth + 1, Ctx);
+  const auto *Cond = dyn_cast<AbstractConditionalOperator>(Parent);
+  const auto *Comma = dyn_cast<BinaryOperator>(Parent);
+  if (isa<ParenExpr>(Parent) ||
+      (Cond && Cond->getCond() != Use && Parent->isGLValue()) ||
+      (Comma && Comma->isCommaOp() && Comma->getRHS() == Use))
+    return boundUseFrom(Parent, Parenthesized || isa<ParenExpr>(Parent), Depth + 1, Ctx);
+  if (Comma && Comma->isCommaOp())
+    return ""; // the left of a comma: discarded
+  const FunctionDecl *Callee = nullptr;
+  if (const auto *Call = dyn_cast<CallExpr>(Parent))
+    Callee = Call->getDirectCallee();
+  else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Parent))
+    Callee = Construct->getConstructor();
+  if (Callee && readsThrough(Parent, Use, Callee, SM)) {
+    // `std::max(axis, 0)` returns the reference: the call is the use.
+    if (!Callee->getReturnType()->isReferenceType())
+      return "";
+    return boundUseFrom(Parent, Parenthesized, Depth + 1, Ctx);
+  }
+  if (Callee)
+    return "is passed by reference to " +
+           quotedName(Callee->getPrimaryTemplate()
+                          ? static_cast<const NamedDecl *>(Callee->getPrimaryTemplate())
+                          : Callee) +
+           Line(Use) +
+           ", where a template parameter would pass a temporary copy";
+  return "is used as an object" + Line(Use) +
+         " (not only for its value), which a template parameter is not";
+}
+
+/// boundUse from \p Use, an expression the parameter's value reaches
+/// (\p Parenthesized: through parentheses), \p Depth levels up. A node
+/// clang shares between a template and its instantiations (in a generic
+/// lambda inside an instantiated function, the use of the function's
+/// parameter is one node in the lambda as written and in each
+/// instantiation of it) has a parent in each: the parents that depend on
+/// no template parameter, where the calls are resolved, say.
+std::string boundUseFrom(const Expr *Use, bool Parenthesized, unsigned Depth, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(*Use);
+  if (Parents.empty() || Depth >= 32)
+    return "";
+  auto Dependent = [](const DynTypedNode &N) {
+    const auto *E = N.get<Expr>();
+    return E && (E->isTypeDependent() || E->isValueDependent());
+  };
+  if (Parents.size() == 1 || llvm::all_of(Parents, Dependent))
+    return boundUseAt(Use, Parents[0], Parenthesized, Depth, Ctx);
+  for (const DynTypedNode &Parent : Parents)
+    if (!Dependent(Parent))
+      if (std::string Why = boundUseAt(Use, Parent, Parenthesized, Depth, Ctx); !Why.empty())
+        return Why;
+  return "";
+}
+
 /// How a use of the parameter goes on where it is not only read, or empty
 /// when it is: a template parameter is a value (a prvalue), and what binds
 /// the parameter itself (a reference, `&`, `decltype((axis))`) would bind a
@@ -431,75 +565,7 @@ bool readsThrough(const Expr *Call, const Expr *Arg, const FunctionDecl *Callee,
 /// operand that is not evaluated (`sizeof`, `decltype(axis)`: the same type
 /// either way).
 std::string boundUse(const DeclRefExpr *Ref, ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  auto Line = [&](const Stmt *S) {
-    return " at line " +
-           std::to_string(SM.getExpansionLineNumber(S->getBeginLoc()));
-  };
-  const Expr *Use = Ref;
-  bool Parenthesized = false;
-  for (unsigned Depth = 0; Depth < 32; ++Depth) {
-    DynTypedNodeList Parents = Ctx.getParents(*Use);
-    if (Parents.empty())
-      return "";
-    if (const auto *Var = Parents[0].get<VarDecl>())
-      return Var->getType()->isReferenceType()
-                 ? "is bound to reference " + quotedName(Var) + Line(Use) +
-                       ", which would bind a temporary copy of a template parameter"
-                 : "";
-    const auto *Parent = Parents[0].get<Expr>();
-    if (!Parent) // a type's operand (decltype): only `decltype((axis))` differs
-      return Parenthesized ? "is in 'decltype((...))'" + Line(Use) +
-                                 ", which gives a reference for a variable and the plain type for a template parameter"
-                           : "";
-    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Parent)) {
-      if (Cast->getCastKind() == CK_LValueToRValue)
-        return "";
-      if (Cast->getCastKind() == CK_NoOp) { // const added to bind a reference
-        Use = Cast;
-        continue;
-      }
-    }
-    if (isa<UnaryExprOrTypeTraitExpr>(Parent))
-      return ""; // sizeof, alignof
-    if (isa<FullExpr>(Parent)) { // the temporaries of the call it is in
-      Use = Parent;
-      continue;
-    }
-    const auto *Cond = dyn_cast<AbstractConditionalOperator>(Parent);
-    const auto *Comma = dyn_cast<BinaryOperator>(Parent);
-    if (isa<ParenExpr>(Parent) ||
-        (Cond && Cond->getCond() != Use && Parent->isGLValue()) ||
-        (Comma && Comma->isCommaOp() && Comma->getRHS() == Use)) {
-      Parenthesized |= isa<ParenExpr>(Parent);
-      Use = Parent;
-      continue;
-    }
-    if (Comma && Comma->isCommaOp())
-      return ""; // the left of a comma: discarded
-    const FunctionDecl *Callee = nullptr;
-    if (const auto *Call = dyn_cast<CallExpr>(Parent))
-      Callee = Call->getDirectCallee();
-    else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Parent))
-      Callee = Construct->getConstructor();
-    if (Callee && readsThrough(Parent, Use, Callee, SM)) {
-      // `std::max(axis, 0)` returns the reference: the call is the use.
-      if (!Callee->getReturnType()->isReferenceType())
-        return "";
-      Use = Parent;
-      continue;
-    }
-    if (Callee)
-      return "is passed by reference to " +
-             quotedName(Callee->getPrimaryTemplate()
-                            ? static_cast<const NamedDecl *>(Callee->getPrimaryTemplate())
-                            : Callee) +
-             Line(Use) +
-             ", where a template parameter would pass a temporary copy";
-    return "is used as an object" + Line(Use) +
-           " (not only for its value), which a template parameter is not";
-  }
-  return "";
+  return boundUseFrom(Ref, false, 0, Ctx);
 }
 
 /// Where, in \p Body, a member template is called with explicit template
@@ -540,6 +606,29 @@ std::vector<SourceLocation> memberTemplateCalls(const Stmt &Body, const ParmVarD
 }
 
 /// Why \p FD's parameter \p P cannot become a template parameter, or empty.
+/// The members that the class template specializations of \p FD's class
+/// (a member of a class template) instantiated from it.
+llvm::SmallVector<const FunctionDecl *, 4> memberInstantiations(const FunctionDecl *FD) {
+  llvm::SmallVector<const FunctionDecl *, 4> Found;
+  const auto *M = dyn_cast<CXXMethodDecl>(FD);
+  const ClassTemplateDecl *Class = M ? M->getParent()->getDescribedClassTemplate() : nullptr;
+  if (!Class)
+    return Found;
+  auto Add = [&](const FunctionDecl *Member) {
+    if (Member->getTemplateInstantiationPattern() && callTarget(Member) == FD->getCanonicalDecl())
+      Found.push_back(Member);
+  };
+  for (const ClassTemplateSpecializationDecl *Spec : Class->specializations())
+    for (const Decl *D : Spec->decls()) {
+      if (const auto *Member = dyn_cast<FunctionDecl>(D))
+        Add(Member);
+      else if (const auto *Template = dyn_cast<FunctionTemplateDecl>(D))
+        for (const FunctionDecl *Member : Template->specializations())
+          Add(Member);
+    }
+  return Found;
+}
+
 std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
                     ASTContext &Ctx) {
   std::string Name = functionName(FD);
@@ -548,8 +637,12 @@ std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
       return Name + " is virtual";
     if (M->getParent()->isLambda())
       return "the function is a lambda";
-    if (M->getParent()->isDependentContext())
-      return Name + " is a member of a class template";
+    // A member of a class template declared once, in its class: the
+    // template parameter list goes before that declaration. Declared again
+    // out of line, it would need the class's parameter lists as well.
+    if (M->getParent()->isDependentContext() &&
+        (M->isOutOfLine() || M->getPreviousDecl() || M->getMostRecentDecl() != M))
+      return Name + " is a member of a class template defined outside its class";
   }
   if (isa<CXXConstructorDecl, CXXConversionDecl>(FD) ||
       FD->isOverloadedOperator())
@@ -574,6 +667,9 @@ std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
     for (const FunctionDecl *S : T->specializations())
       if (S->getBody() && S->isTemplateInstantiation())
         Bodies.push_back(S);
+  for (const FunctionDecl *S : memberInstantiations(FD))
+    if (S->getBody())
+      Bodies.push_back(S);
   if (Bodies.empty())
     if (const FunctionDecl *Def = FD->getDefinition())
       Bodies.push_back(Def);
@@ -589,9 +685,13 @@ std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
       if (Uses.NamedInCapture)
         return "parameter " + quotedName(DefParam) +
                " is named in a lambda's capture list, which cannot name a template parameter";
-      for (const DeclRefExpr *Ref : Uses.Refs)
-        if (std::string How = boundUse(Ref, Ctx); !How.empty())
-          return "parameter " + quotedName(DefParam) + " " + How;
+      for (const DeclRefExpr *Ref : Uses.Refs) {
+        std::vector<std::pair<const DeclRefExpr *, const Stmt *>> Resolved;
+        resolvedUses(Ref, Uses, *Body, Resolved);
+        for (const auto &Use : Resolved)
+          if (std::string How = boundUse(Use.first, Ctx); !How.empty())
+            return "parameter " + quotedName(DefParam) + " " + How;
+      }
     }
   return "";
 }
