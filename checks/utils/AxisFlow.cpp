@@ -363,13 +363,6 @@ private:
   std::vector<const LambdaExpr *> Generic;
 };
 
-/// Whether \p Body may modify the parameter of \p Uses: whether a use of
-/// it may, asked of clang's ExprMutationAnalyzer one use at a time. A
-/// lambda that captures it by reference (`[&] { return cat(x, x, axis); }`)
-/// is no modification in itself (the analyzer counts it as one): the uses
-/// in its body say (a template parameter is a constant there, as the
-/// lambda reads it). Not asked: the references RecursiveASTVisitor does not
-/// show, the initialisers of implicit captures by reference.
 /// The uses that stand for \p Ref, a use of the parameter of \p Uses in
 /// \p Body, where its calls are resolved, each with the body it is in: in
 /// a generic lambda, the same use in each of the lambda's instantiations
@@ -395,6 +388,14 @@ void resolvedUses(const DeclRefExpr *Ref, const ParamUses &Uses, const Stmt &Bod
   Out.push_back({Ref, &Body});
 }
 
+/// Whether \p Body may modify the parameter of \p Uses: whether a use of
+/// it may, asked of clang's ExprMutationAnalyzer one use at a time. A
+/// lambda that captures it by reference (`[&] { return cat(x, x, axis); }`)
+/// is no modification in itself (the analyzer counts it as one): the uses
+/// in its body say (a template parameter is a constant there, as the
+/// lambda reads it); in a generic lambda, as its instantiations do
+/// (resolvedUses). Not asked: the references RecursiveASTVisitor does not
+/// show, the initialisers of implicit captures by reference.
 bool mayModify(const Stmt &Body, const ParamUses &Uses, ASTContext &Ctx) {
   std::vector<std::pair<const DeclRefExpr *, const Stmt *>> Resolved;
   for (const DeclRefExpr *Ref : Uses.Refs)
@@ -605,7 +606,6 @@ std::vector<SourceLocation> memberTemplateCalls(const Stmt &Body, const ParmVarD
   return Found.At;
 }
 
-/// Why \p FD's parameter \p P cannot become a template parameter, or empty.
 /// The members that the class template specializations of \p FD's class
 /// (a member of a class template) instantiated from it.
 llvm::SmallVector<const FunctionDecl *, 4> memberInstantiations(const FunctionDecl *FD) {
@@ -629,6 +629,7 @@ llvm::SmallVector<const FunctionDecl *, 4> memberInstantiations(const FunctionDe
   return Found;
 }
 
+/// Why \p FD's parameter \p P cannot become a template parameter, or empty.
 std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
                     ASTContext &Ctx) {
   std::string Name = functionName(FD);
@@ -894,6 +895,11 @@ FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
       SM.isInMainFile(SM.getExpansionLoc(Def->getLocation()))) {
     if (Def->getDescribedFunctionTemplate()) {
       F.Blockers.push_back(F.Name + " is a template defined in a source file");
+      return F;
+    }
+    // Each class specialization would need an instantiation of its own.
+    if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && M->getParent()->isDependentContext()) {
+      F.Blockers.push_back(F.Name + " is a member of a class template defined in a source file");
       return F;
     }
     std::string Return = Fixes.sourceText(Def->getReturnTypeSourceRange());
