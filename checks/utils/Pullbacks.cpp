@@ -1060,12 +1060,31 @@ static bool inOtherBranches(const Stmt *A, const Stmt *B,
   return false;
 }
 
-/// Whether \p S ends in a `return` on every path that reaches its end, as
-/// written: a `return`, or a block whose last statement does.
-static bool endsInReturn(const Stmt *S) {
+/// Whether the statement \p S leaves the function, or the program, once it
+/// has run: a `return`, a `throw` (whether a `try` in the function catches
+/// it is returnsBefore's question), a call of a `[[noreturn]]` function
+/// (`std::abort()`, `std::exit(1)`).
+static bool leaves(const Stmt *S) {
+  if (isa_and_nonnull<ReturnStmt>(S))
+    return true;
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  if (!E)
+    return false;
+  E = E->IgnoreImplicit();
+  if (isa<CXXThrowExpr>(E))
+    return true;
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  return Callee && Callee->isNoReturn();
+}
+
+/// Whether \p S leaves the function on every path that reaches its end,
+/// as written: a statement that leaves, or a block whose last statement
+/// does.
+static bool leavesAtEnd(const Stmt *S) {
   if (const auto *Block = dyn_cast_or_null<CompoundStmt>(S))
-    return !Block->body_empty() && endsInReturn(Block->body_back());
-  return isa_and_nonnull<ReturnStmt>(S);
+    return !Block->body_empty() && leavesAtEnd(Block->body_back());
+  return leaves(S);
 }
 
 /// Whether \p S holds a statement of one of the kinds \p Kinds (itself
@@ -1089,8 +1108,9 @@ static bool jumps(const Stmt *S) {
 
 /// Whether every run of \p Use leaves the function before anything outside
 /// the statement that holds it runs: \p Use is in a `return` or in the
-/// branch of an `if` that ends in one (`if (!train) { ...; return x; }`),
-/// without a jump
+/// branch of an `if` that ends in one, in a `throw` or a `[[noreturn]]`
+/// call (`if (!train) { ...; return x; }`, `if (bad) { log(pb); throw
+/// Error(); }`), without a jump
 /// out of that branch, a `try` around it that could catch what it throws,
 /// or a lambda around it (whose `return` leaves the lambda only). \p At
 /// is neither in that branch nor in a lambda, whose body may run whenever.
@@ -1106,9 +1126,9 @@ static bool returnsBefore(const Stmt *Use, const Stmt *At,
     // The `return` itself (`case 0: return run(pb, x);` in a `switch`), or
     // a branch that ends in one.
     const auto *If = dyn_cast<IfStmt>(S);
-    const Stmt *Leaves = isa<ReturnStmt>(S) ? S
+    const Stmt *Leaves = leaves(S) ? S
                          : If && (Prev == If->getThen() || Prev == If->getElse()) &&
-                                 endsInReturn(Prev)
+                                 leavesAtEnd(Prev)
                              ? Prev
                              : nullptr;
     if (!Branch && Leaves && !jumps(Leaves) &&
