@@ -292,9 +292,7 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
   }
   // A template that nothing here instantiates to call Fn uses its result
   // unchecked (`run(n.pullback())` deducing from a std::function parameter).
-  if (!Generic)
-    Generic.emplace(Fn->getASTContext());
-  if (const Expr *Call = Generic->uninstantiatedCallOf(Fn)) {
+  if (const Expr *Call = dependentCalls(Fn->getASTContext()).uninstantiatedCallOf(Fn)) {
     Report();
     diag(Call->getBeginLoc(), "no fix: %0", DiagnosticIDs::Note)
         << DependentCalls::uncheckedResultNote(Fn);

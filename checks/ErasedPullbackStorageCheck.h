@@ -3,7 +3,6 @@
 #ifndef GRADLINT_CHECKS_ERASEDPULLBACKSTORAGECHECK_H
 #define GRADLINT_CHECKS_ERASEDPULLBACKSTORAGECHECK_H
 
-#include "utils/CallSites.h"
 #include "utils/GradlintCheck.h"
 #include "utils/Pullbacks.h"
 
@@ -50,10 +49,6 @@ private:
   void noteMutableClosure(const LambdaExpr *Lambda);
   void noteCallsItself(const FunctionDecl *Fn);
   void noteCallersSeeDeclaration(const FunctionDecl *Fn);
-  void finishTranslationUnit() override { Generic.reset(); }
-  /// The calls templates make through dependent names; read on the first
-  /// question of a translation unit.
-  std::optional<DependentCalls> Generic;
   /// Why the closure type would change what calls compute, at the lambda.
   void noteSignature(const LambdaExpr *Lambda, QualType Wrapper, llvm::StringRef Why);
 

@@ -1105,10 +1105,10 @@ void RuntimeConcatAxisCheck::reportParameterFindings(ASTContext &Ctx) {
   // there is one: the whole compilation database's are resolved there.
   UnitFlow Local;
   UnitFlow &Flow = Sink ? *Sink : Local;
-  collectFlow(Ctx, Flow);
+  DependentCalls &Generic = dependentCalls(Ctx);
+  collectFlow(Ctx, Flow, Generic);
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<FlowPoint> At;
-  DependentCalls Generic(Ctx);
   for (const ParameterFinding &P : ParameterFindings) {
     const ParmVarDecl *Param = P.F.Provenance.Param;
     const auto *Fn = cast<FunctionDecl>(Param->getDeclContext());

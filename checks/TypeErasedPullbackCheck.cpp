@@ -1145,7 +1145,6 @@ void TypeErasedPullbackCheck::finishTranslationUnit() {
   Pullbacks.clear();
   Overrides.clear();
   Hierarchies.clear();
-  Generic.reset();
   AnyCasts.clear();
   AnyCastsOf.clear();
   DereferencedCasts.clear();
@@ -1426,9 +1425,7 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
   // where it is instantiated; one that nothing here instantiates to call Fn
   // does so unchecked (`std::any_cast<float>(n.backward(dy))` breaks once
   // backward returns float).
-  if (!Generic)
-    Generic.emplace(*Context);
-  if (const Expr *Call = Generic->uninstantiatedCallOf(Fn))
+  if (const Expr *Call = dependentCalls(*Context).uninstantiatedCallOf(Fn))
     return Fail(Call, DependentCalls::uncheckedResultNote(Fn));
   const SourceManager &SM = Context->getSourceManager();
   // Why the local \p Var may hold something else at \p At than the

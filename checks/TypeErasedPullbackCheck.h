@@ -4,7 +4,6 @@
 #define GRADLINT_CHECKS_TYPEERASEDPULLBACKCHECK_H
 
 #include "utils/AxisFlow.h"
-#include "utils/CallSites.h"
 #include "utils/ErasedTypes.h"
 #include "utils/NamePattern.h"
 #include "utils/OptionLists.h"
@@ -106,10 +105,6 @@ private:
   };
   /// The hierarchy of \p M, whose returns produce the concrete \p Type.
   const Hierarchy &hierarchyOf(const CXXMethodDecl *M, const Concrete &Type);
-
-  /// The calls templates make through dependent names; read on the first
-  /// question of a translation unit.
-  mutable std::optional<DependentCalls> Generic;
 
   void addLambda(const LambdaExpr *Lambda, const VarDecl *Holder);
   void addRRuleResults(const FunctionDecl *RRule);

@@ -144,8 +144,8 @@ bool defaultIsConstant(const ParmVarDecl *P, const ASTContext &Ctx) {
 
 class FlowCollector : public RecursiveASTVisitor<FlowCollector> {
 public:
-  FlowCollector(ASTContext &Ctx, UnitFlow &Flow)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Flow(Flow) {
+  FlowCollector(ASTContext &Ctx, UnitFlow &Flow, DependentCalls &Generic)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Flow(Flow), Generic(Generic) {
     for (const FlowFunction &F : Flow.Functions)
       Described.insert({F.Key, F.Param});
   }
@@ -318,7 +318,7 @@ private:
   /// The functions being traversed, innermost last.
   std::vector<const FunctionDecl *> Enclosing;
   std::set<std::pair<std::string, unsigned>> Described;
-  DependentCalls Generic{Ctx};
+  DependentCalls &Generic;
 };
 
 /// How \p Param is used in a function's body, in one walk: every
@@ -388,18 +388,16 @@ void resolvedUses(const DeclRefExpr *Ref, const ParamUses &Uses, const Stmt &Bod
   Out.push_back({Ref, &Body});
 }
 
-/// Whether \p Body may modify the parameter of \p Uses: whether a use of
-/// it may, asked of clang's ExprMutationAnalyzer one use at a time. A
+/// Whether the parameter's uses \p Resolved (see resolvedUses) may modify
+/// it: whether one may, asked of clang's ExprMutationAnalyzer in its body. A
 /// lambda that captures it by reference (`[&] { return cat(x, x, axis); }`)
 /// is no modification in itself (the analyzer counts it as one): the uses
 /// in its body say (a template parameter is a constant there, as the
 /// lambda reads it); in a generic lambda, as its instantiations do
 /// (resolvedUses). Not asked: the references RecursiveASTVisitor does not
 /// show, the initialisers of implicit captures by reference.
-bool mayModify(const Stmt &Body, const ParamUses &Uses, ASTContext &Ctx) {
-  std::vector<std::pair<const DeclRefExpr *, const Stmt *>> Resolved;
-  for (const DeclRefExpr *Ref : Uses.Refs)
-    resolvedUses(Ref, Uses, Body, Resolved);
+bool mayModify(llvm::ArrayRef<std::pair<const DeclRefExpr *, const Stmt *>> Resolved,
+               ASTContext &Ctx) {
   std::map<const Stmt *, std::unique_ptr<ExprMutationAnalyzer>> Analyzers;
   return llvm::any_of(Resolved, [&](const auto &Use) {
     std::unique_ptr<ExprMutationAnalyzer> &Analyzer = Analyzers[Use.second];
@@ -681,18 +679,17 @@ std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
         return "parameter " + quotedName(P) + " of " + Name +
                " cannot be matched with the parameters of its instantiations";
       ParamUses Uses(*Body, DefParam);
-      if (mayModify(*Body, Uses, Ctx))
+      std::vector<std::pair<const DeclRefExpr *, const Stmt *>> Resolved;
+      for (const DeclRefExpr *Ref : Uses.Refs)
+        resolvedUses(Ref, Uses, *Body, Resolved);
+      if (mayModify(Resolved, Ctx))
         return "parameter " + quotedName(DefParam) + " is modified in " + Name;
       if (Uses.NamedInCapture)
         return "parameter " + quotedName(DefParam) +
                " is named in a lambda's capture list, which cannot name a template parameter";
-      for (const DeclRefExpr *Ref : Uses.Refs) {
-        std::vector<std::pair<const DeclRefExpr *, const Stmt *>> Resolved;
-        resolvedUses(Ref, Uses, *Body, Resolved);
-        for (const auto &Use : Resolved)
-          if (std::string How = boundUse(Use.first, Ctx); !How.empty())
-            return "parameter " + quotedName(DefParam) + " " + How;
-      }
+      for (const auto &Use : Resolved)
+        if (std::string How = boundUse(Use.first, Ctx); !How.empty())
+          return "parameter " + quotedName(DefParam) + " " + How;
     }
   return "";
 }
@@ -768,8 +765,8 @@ std::optional<FlowEdit> flowEdit(const FixItHint &Hint, const SourceManager &SM,
                   R.getBegin()};
 }
 
-void collectFlow(ASTContext &Ctx, UnitFlow &Flow) {
-  FlowCollector Collector(Ctx, Flow);
+void collectFlow(ASTContext &Ctx, UnitFlow &Flow, DependentCalls &Generic) {
+  FlowCollector Collector(Ctx, Flow, Generic);
   for (Decl *D : Ctx.getTraversalScope())
     Collector.TraverseDecl(D);
 }
@@ -796,14 +793,13 @@ FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
   // here instantiates to call it keeps the call as written: the fixed
   // function would not take the axis there.
   if (const Expr *Call = Generic.uninstantiatedCallOf(FD)) {
-    PresumedLoc At = SM.getPresumedLoc(SM.getExpansionLoc(Call->getBeginLoc()));
-    F.Blockers.push_back(
-        "a template calls " + F.Name + " at " +
-        (At.isValid() ? llvm::sys::path::filename(At.getFilename()).str() + ":" +
-                            std::to_string(At.getLine()) + ":" + std::to_string(At.getColumn())
-                      : std::string("a place in a macro")) +
-        " through a name that depends on its parameters, and nothing in this file "
-        "instantiates it to call this function: that call would not be rewritten");
+    FlowPoint At = flowPoint(Call->getBeginLoc(), SM);
+    F.Blockers.push_back("a template calls " + F.Name + " at " +
+                         llvm::sys::path::filename(At.File).str() + ":" +
+                         std::to_string(At.Line) + ":" + std::to_string(At.Column) +
+                         " through a name that depends on its parameters, and nothing in "
+                         "this file instantiates it to call this function: that call "
+                         "would not be rewritten");
   }
   if (Def)
     if (auto [What, At] = ownState(Def); !What.empty()) {

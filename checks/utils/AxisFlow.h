@@ -208,8 +208,9 @@ std::string flowKey(const FunctionDecl *FD);
 
 /// Records, in one traversal of \p Ctx's traversal scope outside system
 /// headers, every FlowArgument and FlowReference, and a FlowFunction for
-/// each function that passes one of its parameters on.
-void collectFlow(ASTContext &Ctx, UnitFlow &Flow);
+/// each function that passes one of its parameters on (described with
+/// \p Generic, see describeFunction).
+void collectFlow(ASTContext &Ctx, UnitFlow &Flow, DependentCalls &Generic);
 
 /// The FlowFunction of \p FD's parameter \p Param, from the declarations
 /// and definition seen in \p Ctx (and the calls templates make through

@@ -3,6 +3,7 @@
 #ifndef GRADLINT_CHECKS_UTILS_GRADLINTCHECK_H
 #define GRADLINT_CHECKS_UTILS_GRADLINTCHECK_H
 
+#include "utils/CallSites.h"
 #include "utils/FixProof.h"
 #include "utils/NamePattern.h"
 #include "clang-tidy/ClangTidyCheck.h"
@@ -37,6 +38,7 @@ public:
   }
   void onEndOfTranslationUnit() final {
     finishTranslationUnit();
+    Generic.reset();
     if (Proof && !std::exchange(Left, true))
       Proof->leave();
   }
@@ -44,6 +46,15 @@ public:
 protected:
   /// What a check does once the translation unit has been matched.
   virtual void finishTranslationUnit() {}
+
+  /// The calls this translation unit's templates make through dependent
+  /// names (see DependentCalls): one reading per translation unit, done on
+  /// the first question.
+  DependentCalls &dependentCalls(ASTContext &Ctx) const {
+    if (!Generic)
+      Generic.emplace(Ctx);
+    return *Generic;
+  }
 
   /// Emits a finding through \p Emit once its fix \p Fix is proved: Emit
   /// gets the fix (empty when withdrawn) and the proof's outcome. The fix
@@ -97,6 +108,7 @@ protected:
   }
 
 private:
+  mutable std::optional<DependentCalls> Generic;
   FixProof *Proof = nullptr;
   bool Left = false;
 };

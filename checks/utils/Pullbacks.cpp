@@ -1123,8 +1123,8 @@ static bool returnsBefore(const Stmt *Use, const Stmt *At,
   for (const Stmt *Prev = Use, *S = ParentOf(Use); S; Prev = S, S = ParentOf(S)) {
     if (isa<LambdaExpr, CXXTryStmt>(S))
       return false;
-    // The `return` itself (`case 0: return run(pb, x);` in a `switch`), or
-    // a branch that ends in one.
+    // The statement that leaves itself (`case 0: return run(pb, x);` in a
+    // `switch`, `throw Error(pb(1))`), or a branch that ends in one.
     const auto *If = dyn_cast<IfStmt>(S);
     const Stmt *Leaves = leaves(S) ? S
                          : If && (Prev == If->getThen() || Prev == If->getElse()) &&

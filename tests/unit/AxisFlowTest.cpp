@@ -31,12 +31,13 @@ struct Program {
   UnitFlow FlowA, FlowB, FlowC;
 
   explicit Program(SignatureRewrites Mode) {
-    collectFlow(UnitA.context(), FlowA);
-    collectFlow(UnitC.context(), FlowC);
-    collectFlow(UnitB.context(), FlowB);
+    DependentCalls GenericA(UnitA.context()), GenericB(UnitB.context()),
+        GenericC(UnitC.context());
+    collectFlow(UnitA.context(), FlowA, GenericA);
+    collectFlow(UnitC.context(), FlowC, GenericC);
+    collectFlow(UnitB.context(), FlowB, GenericB);
     const auto *Layer = UnitB.find<FunctionDecl>(functionDecl(hasName("layer"), isDefinition()));
-    DependentCalls Generic(UnitB.context());
-    FlowB.Functions.push_back(describeFunction(Layer, 1, UnitB.context(), Generic));
+    FlowB.Functions.push_back(describeFunction(Layer, 1, UnitB.context(), GenericB));
     FlowRoot Root;
     Root.Function = flowKey(Layer);
     Root.Param = 1;
@@ -163,9 +164,9 @@ TEST(AxisFlowTest, ARuntimeCallerMeansNoFix) {
                      "static int n = 2;\nint run(int x) { return layer(x, 1) + layer(x, n); }\n",
                      "-std=c++17", "d.cpp");
   UnitFlow Flow;
-  collectFlow(Unit.context(), Flow);
-  const auto *Layer = Unit.find<FunctionDecl>(functionDecl(hasName("layer")));
   DependentCalls Generic(Unit.context());
+  collectFlow(Unit.context(), Flow, Generic);
+  const auto *Layer = Unit.find<FunctionDecl>(functionDecl(hasName("layer")));
   Flow.Functions.push_back(describeFunction(Layer, 1, Unit.context(), Generic));
   FlowRoot Root;
   Root.Function = flowKey(Layer);
