@@ -79,17 +79,26 @@ bool isAxisType(QualType T) {
 
 /// Whether a callee found as \p Found sees \p Form by the same name: true
 /// unless it was found through a using-declaration that does not name
-/// the form's templates (they were declared after it).
+/// the form's templates (they were declared after it) and is not beside
+/// them in one namespace or class.
 bool usingBringsForm(const NamedDecl *Found, const CompileTimeForm &Form) {
   const auto *Shadow = dyn_cast<UsingShadowDecl>(Found);
   if (!Shadow)
     return true;
-  return llvm::any_of(Shadow->getIntroducer()->shadows(), [&](const UsingShadowDecl *S) {
-    const auto *TD = dyn_cast<FunctionTemplateDecl>(S->getTargetDecl());
+  auto IsForm = [&](const NamedDecl *D) {
+    const auto *TD = dyn_cast<FunctionTemplateDecl>(D->getUnderlyingDecl());
     return TD && llvm::any_of(Form.Overloads, [&](const FunctionDecl *F) {
              return F->getDescribedFunctionTemplate() == TD;
            });
-  });
+  };
+  if (llvm::any_of(Shadow->getIntroducer()->shadows(),
+                   [&](const UsingShadowDecl *S) { return IsForm(S->getTargetDecl()); }))
+    return true;
+  // Or the form is declared beside the using-declaration, in the namespace
+  // or class that gathers the overloads.
+  const DeclContext *Scope = Shadow->getDeclContext()->getRedeclContext();
+  return (Scope->isFileContext() || Scope->isRecord()) &&
+         llvm::any_of(Scope->lookup(Shadow->getDeclName()), IsForm);
 }
 
 /// The function whose body holds \p Call.
@@ -424,10 +433,10 @@ std::string RuntimeConcatAxisCheck::configuredName(const FunctionDecl &FD) const
 
 std::optional<CompileTimeForm>
 RuntimeConcatAxisCheck::formFor(const FunctionDecl *FD, llvm::StringRef QualifiedName,
-                                unsigned Index) {
+                                unsigned Index, const NamedDecl *Found) {
   if (std::optional<CompileTimeForm> Configured = configuredForm(QualifiedName))
     return Configured;
-  return Forms.find(FD, Index);
+  return Forms.find(FD, Index, Found);
 }
 
 bool RuntimeConcatAxisCheck::isRuntimeFormAxis(const ParmVarDecl *Param) {
@@ -463,7 +472,13 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
   if (!isAxisType(Axis->getType()))
     return;
 
-  std::optional<CompileTimeForm> Form = formFor(Callee, QualifiedName, *Index);
+  const NamedDecl *Found = nullptr;
+  const Expr *CalleeExpr = Call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *ME = dyn_cast<MemberExpr>(CalleeExpr))
+    Found = ME->getFoundDecl().getDecl();
+  else if (const auto *DRE = dyn_cast<DeclRefExpr>(CalleeExpr))
+    Found = DRE->getFoundDecl();
+  std::optional<CompileTimeForm> Form = formFor(Callee, QualifiedName, *Index, Found);
   if (!Form && !FlagWithoutCompileTimeForm)
     return;
   if (Form && isInsideForm(Call, *Form, Ctx))
@@ -472,7 +487,7 @@ void RuntimeConcatAxisCheck::check(const MatchFinder::MatchResult &Result) {
   // The fix, written for the first, is resolved in every instantiation
   // when it is proved: each may call its own compile-time form (`B::cat`
   // for two backends B).
-  const auto *CalleeRef = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts());
+  const auto *CalleeRef = dyn_cast<DeclRefExpr>(CalleeExpr);
   bool AdlBeforeCxx20 = CalleeRef && !CalleeRef->hasQualifier() && Call->usesADL() &&
                         !getLangOpts().CPlusPlus20;
   if (auto Seen = Reported.find(Axis->getBeginLoc()); Seen != Reported.end()) {

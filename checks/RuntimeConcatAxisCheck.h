@@ -84,9 +84,12 @@ private:
   /// option does (AxisArguments, CompileTimeForms), empty otherwise.
   std::string configuredName(const FunctionDecl &FD) const;
   /// The compile-time form of \p FD, a run-time form taking its axis at
-  /// \p Index: the configured one, or the one its overload set has.
+  /// \p Index: the configured one, or the one its overload set has (the
+  /// set of the scope a call found it in, \p Found, when that is a
+  /// using-declaration).
   std::optional<CompileTimeForm> formFor(const FunctionDecl *FD, llvm::StringRef QualifiedName,
-                                         unsigned Index);
+                                         unsigned Index,
+                                         const NamedDecl *Found = nullptr);
   /// Whether \p Param is the axis parameter of a run-time form that has a
   /// compile-time form: its body passes on an axis it takes at run time.
   bool isRuntimeFormAxis(const ParmVarDecl *Param);

@@ -80,20 +80,41 @@ bool isAxisTemplateParam(const NamedDecl *D) {
 } // namespace
 
 std::optional<CompileTimeForm>
-CompileTimeFormFinder::find(const FunctionDecl *Runtime, unsigned AxisIndex) {
-  auto Key = std::make_pair(Runtime->getCanonicalDecl(), AxisIndex);
-  auto [It, Inserted] = Cache.try_emplace(Key);
-  if (Inserted)
-    It->second = discover(Runtime, AxisIndex);
-  return It->second;
+CompileTimeFormFinder::find(const FunctionDecl *Runtime, unsigned AxisIndex,
+                            const NamedDecl *Found) {
+  const DeclContext *Own = Runtime->getDeclContext()->getRedeclContext();
+  // A name found through a using-declaration names the overload set of the
+  // scope that declaration is in: a derived class's `using Base::cat;` with
+  // its own `template <int A> cat`, a namespace that gathers a library's
+  // overloads. That set is asked first, then the runtime form's own scope
+  // (which a facade's using-declaration may not have brought in whole: the
+  // qualified names are tried there).
+  const DeclContext *Via = isa_and_nonnull<UsingShadowDecl>(Found)
+                                ? Found->getDeclContext()->getRedeclContext()
+                                : nullptr;
+  // A block-scope using-declaration declares nothing beside it that could
+  // be a form: its target's scope is the one to ask.
+  if (Via && !Via->isFileContext() && !Via->isRecord())
+    Via = nullptr;
+  for (const DeclContext *Scope : {Via == Own ? nullptr : Via, Own}) {
+    if (!Scope)
+      continue;
+    auto Key = std::make_tuple(Runtime->getCanonicalDecl(), AxisIndex, Scope);
+    auto [It, Inserted] = Cache.try_emplace(Key);
+    if (Inserted)
+      It->second = discover(Runtime, AxisIndex, Scope);
+    if (It->second)
+      return It->second;
+  }
+  return std::nullopt;
 }
 
 std::optional<CompileTimeForm>
 CompileTimeFormFinder::discover(const FunctionDecl *Runtime,
-                                unsigned AxisIndex) const {
+                                unsigned AxisIndex,
+                                const DeclContext *Scope) const {
   const ASTContext &Ctx = Runtime->getASTContext();
   const FunctionTemplateDecl *Own = Runtime->getPrimaryTemplate();
-  const DeclContext *Scope = Runtime->getDeclContext()->getRedeclContext();
   std::optional<CompileTimeForm> Template, Tag;
   for (const NamedDecl *Found : Scope->lookup(Runtime->getDeclName())) {
     const auto *TD = dyn_cast<FunctionTemplateDecl>(Found->getUnderlyingDecl());

@@ -7,6 +7,10 @@
 //  * a function template with the same name in the same scope whose leading
 //    template parameter is an integer (or enumeration, or `auto`) non-type
 //    parameter:  f(xs..., 3) -> f<3>(xs...)
+//    The scope is the one the call found the name in, when it found it
+//    through a using-declaration (a derived class's `using Base::cat;` beside
+//    its own `template <int A> cat`, a namespace facade), else the runtime
+//    form's own.
 //  * an overload whose parameter in the axis position has an axis-tag type, a
 //    class template specialised on the overload's integer template parameter
 //    (`Axis<A>`, `std::integral_constant<int, A>`), or an alias template of
@@ -55,16 +59,20 @@ struct CompileTimeForm {
 /// runtime declaration.
 class CompileTimeFormFinder {
 public:
-  /// The form for calls to \p Runtime whose axis is argument \p AxisIndex.
+  /// The form for calls to \p Runtime whose axis is argument \p AxisIndex;
+  /// \p Found is the declaration the call's name found (a using-declaration's
+  /// shadow, or \p Runtime itself), null where there is no call.
   std::optional<CompileTimeForm> find(const FunctionDecl *Runtime,
-                                      unsigned AxisIndex);
+                                      unsigned AxisIndex,
+                                      const NamedDecl *Found = nullptr);
 
   void clear() { Cache.clear(); }
 
 private:
   std::optional<CompileTimeForm> discover(const FunctionDecl *Runtime,
-                                          unsigned AxisIndex) const;
-  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>,
+                                          unsigned AxisIndex,
+                                          const DeclContext *Scope) const;
+  llvm::DenseMap<std::tuple<const FunctionDecl *, unsigned, const DeclContext *>,
                  std::optional<CompileTimeForm>>
       Cache;
 };
