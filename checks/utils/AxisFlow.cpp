@@ -627,6 +627,28 @@ llvm::SmallVector<const FunctionDecl *, 4> memberInstantiations(const FunctionDe
   return Found;
 }
 
+/// An explicit specialization of \p FD (of a function template, or of a
+/// member of a class template for one class specialization), or null: the
+/// rewritten primary would no longer match its declaration.
+const FunctionDecl *explicitSpecializationOf(const FunctionDecl *FD) {
+  if (const FunctionTemplateDecl *T = FD->getDescribedFunctionTemplate())
+    for (const FunctionDecl *S : T->specializations())
+      if (S->getTemplateSpecializationKind() == TSK_ExplicitSpecialization)
+        return S;
+  const auto *M = dyn_cast<CXXMethodDecl>(FD);
+  const ClassTemplateDecl *Class = M ? M->getParent()->getDescribedClassTemplate() : nullptr;
+  if (!Class)
+    return nullptr;
+  for (const ClassTemplateSpecializationDecl *Spec : Class->specializations())
+    for (const Decl *D : Spec->decls())
+      if (const auto *Member = dyn_cast<FunctionDecl>(D))
+        if (const FunctionDecl *From = Member->getInstantiatedFromMemberFunction();
+            From && From->getCanonicalDecl() == FD->getCanonicalDecl() &&
+            Member->getTemplateSpecializationKind() == TSK_ExplicitSpecialization)
+          return Member;
+  return nullptr;
+}
+
 /// Why \p FD's parameter \p P cannot become a template parameter, or empty.
 std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
                     ASTContext &Ctx) {
@@ -636,12 +658,6 @@ std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
       return Name + " is virtual";
     if (M->getParent()->isLambda())
       return "the function is a lambda";
-    // A member of a class template declared once, in its class: the
-    // template parameter list goes before that declaration. Declared again
-    // out of line, it would need the class's parameter lists as well.
-    if (M->getParent()->isDependentContext() &&
-        (M->isOutOfLine() || M->getPreviousDecl() || M->getMostRecentDecl() != M))
-      return Name + " is a member of a class template defined outside its class";
   }
   if (isa<CXXConstructorDecl, CXXConversionDecl>(FD) ||
       FD->isOverloadedOperator())
@@ -651,6 +667,13 @@ std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
   if (FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate &&
       FD->getTemplatedKind() != FunctionDecl::TK_FunctionTemplate)
     return Name + " is a template specialization";
+  if (const FunctionDecl *Special = explicitSpecializationOf(FD)) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    FlowPoint At = flowPoint(SM.getExpansionLoc(Special->getLocation()), SM);
+    return Name + " has an explicit specialization at " +
+           llvm::sys::path::filename(At.File).str() + ":" + std::to_string(At.Line) + ":" +
+           std::to_string(At.Column) + " that would need the same rewrite";
+  }
   if (FD->isVariadic())
     return Name + " takes a variable number of arguments";
   if (!isIntegralParameter(P))
@@ -850,8 +873,11 @@ FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
           T->getTemplateParameters()->getLAngleLoc().getLocWithOffset(1),
           Parameter + ", "));
     else
+      // After the class's parameter lists where a member of a class
+      // template is defined out of line: `template <class T> template <int
+      // axis> Tensor Layer<T>::forward(...)`.
       Hints.push_back(FixItHint::CreateInsertion(
-          R->getOuterLocStart(), "template <" + Parameter + "> "));
+          R->getInnerLocStart(), "template <" + Parameter + "> "));
     // The parameter and one neighbouring comma, as for an argument.
     llvm::SmallVector<SourceRange, 8> Params;
     for (const ParmVarDecl *Other : R->parameters())
