@@ -3,6 +3,7 @@
 #ifndef GRADLINT_CHECKS_UTILS_FIXBUILDER_H
 #define GRADLINT_CHECKS_UTILS_FIXBUILDER_H
 
+#include "utils/Spelling.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
@@ -116,9 +117,16 @@ inline bool mayReadAsType(const Expr *E, llvm::StringRef Text) {
 
 /// The axis as it will be written inside `<...>`. Before C++20 a lambda
 /// cannot appear in a template argument, so an integer axis that calls one
-/// (`[] { return 1; }()`) is written as its value.
+/// (`[] { return 1; }()`) is written as its value. A floating-point value
+/// that the call converted to the integer parameter (`cat(x, y, 1.9)`) is
+/// converted in the text: a template argument takes no such conversion.
 inline std::string templateArgumentText(const Expr *Axis, llvm::StringRef AxisText,
                                         const ASTContext &Ctx) {
+  if (Axis->getType()->isIntegralOrEnumerationType() &&
+      Axis->IgnoreImpCasts()->getType()->isRealFloatingType())
+    return "static_cast<" +
+           Axis->getType().getUnqualifiedType().getAsString(spellingPolicy(Ctx)) + ">(" +
+           AxisText.str() + ")";
   if (!Ctx.getLangOpts().CPlusPlus20 && Axis->getType()->isIntegerType() &&
       containsLambda(Axis))
     if (std::optional<llvm::APSInt> Value = Axis->getIntegerConstantExpr(Ctx))
