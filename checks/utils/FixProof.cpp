@@ -18,6 +18,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
@@ -40,6 +41,8 @@ struct RawDiagnostic {
   std::string File;
   llvm::sys::fs::UniqueID UID;
   unsigned Offset = 0;
+  /// The source ranges the diagnostic marks in that file, as offsets.
+  std::vector<std::pair<unsigned, unsigned>> Ranges;
 };
 
 /// The keyword whose absence an error reports, at the error's place: a
@@ -83,6 +86,15 @@ public:
         D.File = Entry->getName().str();
         D.UID = Entry->getUniqueID();
         D.Offset = SM.getFileOffset(Loc);
+        for (const CharSourceRange &R : Info.getRanges()) {
+          SourceLocation B = SM.getFileLoc(R.getBegin()), E = SM.getFileLoc(R.getEnd());
+          if (SM.getFileID(B) != File || SM.getFileID(E) != File)
+            continue;
+          unsigned End = SM.getFileOffset(E);
+          if (R.isTokenRange())
+            End += Lexer::MeasureTokenLength(E, SM, LangOptions());
+          D.Ranges.emplace_back(SM.getFileOffset(B), End);
+        }
       }
     }
     Diagnostics.push_back(std::move(D));
@@ -177,21 +189,67 @@ public:
   /// The fixes among \p Candidates on whose lines \p Error or one of its
   /// notes is (a rewritten call that does not resolve, an instantiation it
   /// requested). Empty when the error is elsewhere (a caller of a retyped
-  /// function, a header).
+  /// function, a header). Where several fixes share those lines (two calls
+  /// rewritten on one line), the ones on the lines of most of the error's
+  /// diagnostics, and among them those with an edit in what the error
+  /// marks (the initializer that does not convert), else nearest the
+  /// error's place, are blamed: if the error was another's, it stays, and
+  /// the next round blames that one.
   std::vector<size_t> blame(const std::vector<ProofDiagnostic> &Error,
                             llvm::ArrayRef<const Edit *> Candidates) const {
+    auto OnLines = [&](const Edit &E, const ProofDiagnostic &D) {
+      if (D.Loc.isInvalid())
+        return false;
+      FileID File = SM.getFileID(D.Loc);
+      unsigned Offset = SM.getFileOffset(D.Loc);
+      return llvm::any_of(E.Lines, [&](const Edit::Extent &X) { return X.contains(File, Offset); });
+    };
     std::vector<size_t> Found;
-    for (size_t I = 0; I < Candidates.size(); ++I)
-      if (llvm::any_of(Error, [&](const ProofDiagnostic &D) {
-            if (D.Loc.isInvalid())
-              return false;
-            FileID File = SM.getFileID(D.Loc);
-            unsigned Offset = SM.getFileOffset(D.Loc);
-            return llvm::any_of(Candidates[I]->Lines, [&](const Edit::Extent &X) {
-              return X.contains(File, Offset);
-            });
-          }))
-        Found.push_back(I);
+    size_t Most = 0;
+    for (size_t I = 0; I < Candidates.size(); ++I) {
+      size_t Count = llvm::count_if(
+          Error, [&](const ProofDiagnostic &D) { return OnLines(*Candidates[I], D); });
+      if (Count == 0 || Count < Most)
+        continue;
+      if (Count > Most)
+        Found.clear();
+      Most = Count;
+      Found.push_back(I);
+    }
+    const ProofDiagnostic &Primary = Error.front();
+    if (Found.size() < 2 || Primary.Loc.isInvalid())
+      return Found;
+    FileID File = SM.getFileID(Primary.Loc);
+    unsigned Offset = SM.getFileOffset(Primary.Loc);
+    auto Distance = [&](size_t I) {
+      unsigned Nearest = std::numeric_limits<unsigned>::max();
+      auto It = Candidates[I]->Files.find(File);
+      if (It != Candidates[I]->Files.end())
+        for (const tooling::Replacement &R : It->second) {
+          unsigned End = R.getOffset() + R.getLength();
+          Nearest = std::min(Nearest, Offset < R.getOffset() ? R.getOffset() - Offset
+                                      : Offset > End         ? Offset - End
+                                                             : 0u);
+        }
+      return Nearest;
+    };
+    auto Marked = [&](size_t I) {
+      auto It = Candidates[I]->Files.find(File);
+      return It != Candidates[I]->Files.end() &&
+             llvm::any_of(It->second, [&](const tooling::Replacement &R) {
+               return llvm::any_of(Primary.Ranges, [&](std::pair<unsigned, unsigned> M) {
+                 return M.first <= R.getOffset() && R.getOffset() <= M.second;
+               });
+             });
+    };
+    if (llvm::any_of(Found, Marked)) {
+      llvm::erase_if(Found, [&](size_t I) { return !Marked(I); });
+      return Found;
+    }
+    unsigned Nearest = std::numeric_limits<unsigned>::max();
+    for (size_t I : Found)
+      Nearest = std::min(Nearest, Distance(I));
+    llvm::erase_if(Found, [&](size_t I) { return Distance(I) != Nearest; });
     return Found;
   }
 
@@ -387,6 +445,9 @@ private:
             D.Loc = SM.getComposedLoc(File, Offset);
             if (It == Offsets.end() || !It->second.inserted(R.Offset))
               D.Keyword = missingKeyword(R.ID);
+            for (auto [B, E] : R.Ranges)
+              D.Ranges.emplace_back(It == Offsets.end() ? B : It->second.original(B),
+                                    It == Offsets.end() ? E : It->second.original(E));
           }
         }
       Errors.back().push_back(std::move(D));

@@ -55,6 +55,9 @@ struct ProofDiagnostic {
   /// type or template through something now dependent): the keyword to
   /// insert at \p Loc, which is then exactly that text's place.
   llvm::StringRef Keyword = {};
+  /// What the diagnostic marks in \p Loc's file (the initializer that does
+  /// not convert), as offsets in the original parse.
+  std::vector<std::pair<unsigned, unsigned>> Ranges = {};
 };
 
 /// A call a fix rewrites, and the functions it may call once rewritten (the
