@@ -248,11 +248,8 @@ private:
       }
       if (!Changed)
         continue;
-      const flow::FlowPoint &At = B.Call->At;
-      Reason = flow::resolvedAgainReason(formatv("{0}:{1}:{2}", sys::path::filename(At.File),
-                                                 At.Line, At.Column)
-                                             .str(),
-                                         join(Shown, " or "), join(B.Shown, " or "));
+      Reason = flow::resolvedAgainReason(flow::placeText(B.Call->At), join(Shown, " or "),
+                                         join(B.Shown, " or "));
     }
   }
 

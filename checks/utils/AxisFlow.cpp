@@ -669,10 +669,9 @@ std::string blocker(const FunctionDecl *FD, const ParmVarDecl *P,
     return Name + " is a template specialization";
   if (const FunctionDecl *Special = explicitSpecializationOf(FD)) {
     const SourceManager &SM = Ctx.getSourceManager();
-    FlowPoint At = flowPoint(SM.getExpansionLoc(Special->getLocation()), SM);
     return Name + " has an explicit specialization at " +
-           llvm::sys::path::filename(At.File).str() + ":" + std::to_string(At.Line) + ":" +
-           std::to_string(At.Column) + " that would need the same rewrite";
+           placeText(flowPoint(SM.getExpansionLoc(Special->getLocation()), SM)) +
+           " that would need the same rewrite";
   }
   if (FD->isVariadic())
     return Name + " takes a variable number of arguments";
@@ -761,6 +760,11 @@ std::string flowKey(const FunctionDecl *FD) {
   return fileName(SM.getMainFileID(), SM) + "#" + std::string(USR);
 }
 
+std::string placeText(const FlowPoint &At) {
+  return llvm::sys::path::filename(At.File).str() + ":" + std::to_string(At.Line) + ":" +
+         std::to_string(At.Column);
+}
+
 FlowPoint flowPoint(SourceLocation Loc, const SourceManager &SM) {
   FlowPoint P;
   P.Loc = Loc;
@@ -816,10 +820,8 @@ FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
   // here instantiates to call it keeps the call as written: the fixed
   // function would not take the axis there.
   if (const Expr *Call = Generic.uninstantiatedCallOf(FD)) {
-    FlowPoint At = flowPoint(Call->getBeginLoc(), SM);
     F.Blockers.push_back("a template calls " + F.Name + " at " +
-                         llvm::sys::path::filename(At.File).str() + ":" +
-                         std::to_string(At.Line) + ":" + std::to_string(At.Column) +
+                         placeText(flowPoint(Call->getBeginLoc(), SM)) +
                          " through a name that depends on its parameters, and nothing in "
                          "this file instantiates it to call this function: that call "
                          "would not be rewritten");

@@ -220,6 +220,9 @@ FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
 
 /// A FlowPoint / FlowEdit for a location of the current translation unit.
 FlowPoint flowPoint(SourceLocation Loc, const SourceManager &SM);
+/// \p At as a note writes a place: `file.cpp:line:column`, the file's
+/// directories dropped.
+std::string placeText(const FlowPoint &At);
 std::optional<FlowEdit> flowEdit(const FixItHint &Hint, const SourceManager &SM,
                                  const LangOptions &LO);
 

@@ -221,36 +221,33 @@ public:
       return Found;
     FileID File = SM.getFileID(Primary.Loc);
     unsigned Offset = SM.getFileOffset(Primary.Loc);
-    auto Distance = [&](size_t I) {
+    // (false, 0) for a fix with an edit in a range the error marks; else
+    // (true, how far its nearest edit is from the error's place).
+    auto Rank = [&](size_t I) -> std::pair<bool, unsigned> {
       unsigned Nearest = std::numeric_limits<unsigned>::max();
       auto It = Candidates[I]->Files.find(File);
       if (It != Candidates[I]->Files.end())
         for (const tooling::Replacement &R : It->second) {
-          unsigned End = R.getOffset() + R.getLength();
-          Nearest = std::min(Nearest, Offset < R.getOffset() ? R.getOffset() - Offset
-                                      : Offset > End         ? Offset - End
-                                                             : 0u);
+          unsigned Begin = R.getOffset(), End = Begin + R.getLength();
+          if (llvm::any_of(Primary.Ranges, [&](std::pair<unsigned, unsigned> M) {
+                return M.first <= Begin && Begin <= M.second;
+              }))
+            return {false, 0};
+          Nearest = std::min(Nearest, Offset < Begin ? Begin - Offset
+                                      : Offset > End ? Offset - End
+                                                     : 0u);
         }
-      return Nearest;
+      return {true, Nearest};
     };
-    auto Marked = [&](size_t I) {
-      auto It = Candidates[I]->Files.find(File);
-      return It != Candidates[I]->Files.end() &&
-             llvm::any_of(It->second, [&](const tooling::Replacement &R) {
-               return llvm::any_of(Primary.Ranges, [&](std::pair<unsigned, unsigned> M) {
-                 return M.first <= R.getOffset() && R.getOffset() <= M.second;
-               });
-             });
-    };
-    if (llvm::any_of(Found, Marked)) {
-      llvm::erase_if(Found, [&](size_t I) { return !Marked(I); });
-      return Found;
-    }
-    unsigned Nearest = std::numeric_limits<unsigned>::max();
+    std::vector<std::pair<bool, unsigned>> Ranks;
     for (size_t I : Found)
-      Nearest = std::min(Nearest, Distance(I));
-    llvm::erase_if(Found, [&](size_t I) { return Distance(I) != Nearest; });
-    return Found;
+      Ranks.push_back(Rank(I));
+    std::pair<bool, unsigned> Best = *llvm::min_element(Ranks);
+    std::vector<size_t> Blamed;
+    for (size_t K = 0; K < Found.size(); ++K)
+      if (Ranks[K] == Best)
+        Blamed.push_back(Found[K]);
+    return Blamed;
   }
 
   /// \p Site, a place in the original files, as a location there.
