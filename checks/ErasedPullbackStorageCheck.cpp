@@ -181,8 +181,10 @@ ErasedPullbackStorageCheck::analyzeLocal(const VarDecl *Var,
     // `auto pb = std::function<...>(lambda)`: the conversion is the erasure.
     if (std::optional<FixItHint> Drop = dropExplicitConversion(Var->getInit(), SM, getLangOpts()))
       Result.Fix.push_back(*Drop);
-  } else if (Type && isOnlyDeclarationInStatement(Var, Body)) {
-    Result.Fix.push_back(replacementApart(*Type, "auto", SM, getLangOpts()));
+  } else if (Type) {
+    Result.DeclaredWith = declaredTogetherWith(Var, Body);
+    if (!Result.DeclaredWith)
+      Result.Fix.push_back(replacementApart(*Type, "auto", SM, getLangOpts()));
   }
   return Result;
 }
@@ -193,8 +195,9 @@ void ErasedPullbackStorageCheck::checkLocal(const VarDecl *Var,
   if (!Local.Reported)
     return;
   report(Var->getASTContext(), std::move(Local.Fix),
-         [this, Var, Lambda = Local.Lambda, Differs = Local.Differs](
-             llvm::ArrayRef<FixItHint> Hints, const ProofOutcome &Proof) {
+         [this, Var, Lambda = Local.Lambda, Differs = Local.Differs,
+          DeclaredWith = Local.DeclaredWith](llvm::ArrayRef<FixItHint> Hints,
+                                             const ProofOutcome &Proof) {
            if (Proof.CallsRebound)
              return; // the erasure chooses what a call does: it is needed
            diag(Var->getLocation(),
@@ -202,6 +205,12 @@ void ErasedPullbackStorageCheck::checkLocal(const VarDecl *Var,
                << Var << Var->getType() << Hints;
            if (Differs)
              noteSignature(Lambda, Var->getType(), *Differs);
+           else if (DeclaredWith)
+             diag(DeclaredWith->getLocation(),
+                  "no fix: %0 is declared in the same statement, and the type both "
+                  "share would become 'auto' for it too; declare %1 on its own first",
+                  DiagnosticIDs::Note)
+                 << DeclaredWith << Var;
            noteWithdrawn(Var->getLocation(), Proof);
          },
          FixClaims::retyping(Var));

@@ -138,21 +138,36 @@ std::optional<CharSourceRange> writtenTypeRange(const VarDecl *Var) {
   return CharSourceRange::getTokenRange(Range);
 }
 
-bool isOnlyDeclarationInStatement(const VarDecl *Var, const Stmt *Body) {
-  bool Alone = false;
+namespace {
+/// The declaration statement in \p Body that declares \p Var.
+const DeclStmt *declarationStatementOf(const VarDecl *Var, const Stmt *Body) {
+  const DeclStmt *Found = nullptr;
   struct Finder : RecursiveASTVisitor<Finder> {
     const VarDecl *Var;
-    bool &Alone;
-    Finder(const VarDecl *Var, bool &Alone) : Var(Var), Alone(Alone) {}
+    const DeclStmt *&Found;
+    Finder(const VarDecl *Var, const DeclStmt *&Found) : Var(Var), Found(Found) {}
     bool VisitDeclStmt(DeclStmt *S) {
-      for (const Decl *D : S->decls())
-        if (D == Var)
-          Alone = S->isSingleDecl();
-      return true;
+      if (llvm::is_contained(S->decls(), Var))
+        Found = S;
+      return !Found;
     }
-  } F(Var, Alone);
+  } F(Var, Found);
   F.TraverseStmt(const_cast<Stmt *>(Body));
-  return Alone;
+  return Found;
+}
+} // namespace
+
+bool isOnlyDeclarationInStatement(const VarDecl *Var, const Stmt *Body) {
+  const DeclStmt *S = declarationStatementOf(Var, Body);
+  return S && S->isSingleDecl();
+}
+
+const VarDecl *declaredTogetherWith(const VarDecl *Var, const Stmt *Body) {
+  if (const DeclStmt *S = declarationStatementOf(Var, Body))
+    for (const Decl *D : S->decls())
+      if (const auto *Other = dyn_cast<VarDecl>(D); Other && Other != Var)
+        return Other;
+  return nullptr;
 }
 
 const VarDecl *localVariableOf(const Expr *E) {
