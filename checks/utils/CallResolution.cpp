@@ -10,6 +10,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include <limits>
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FileSystem.h"
 
@@ -216,10 +217,31 @@ public:
     record(Call, Args.drop_front(std::min<size_t>(First, Args.size())),
            Call->getCalleeDecl(), nullptr);
     if (!Pinned.empty() && !Propagating)
-      if (std::optional<SourceSite> At = Map(Call->getExprLoc()); At && Pinned.count(*At))
+      if (std::optional<SourceSite> At = Map(Call->getExprLoc()); At && Pinned.count(*At)) {
+        bool Before = declaredBefore(Call->getCalleeDecl(), Call->getExprLoc());
         if (CallResolution::Callee *Chosen = addCallee(Result.Pinned[*At], Call->getCalleeDecl()))
-          Chosen->DeclaredBefore = declaredBefore(Call->getCalleeDecl(), Call->getExprLoc());
+          Chosen->DeclaredBefore = Before;
+        recordInnermost(*At, Call, Before);
+      }
     return true;
+  }
+
+  /// Records \p Call in PinnedInnermost at \p At unless a call that ends
+  /// earlier was recorded there (one on this call's result is visited
+  /// first, and replaced); an instantiation of the same call adds to it.
+  void recordInnermost(const SourceSite &At, const CallExpr *Call, bool DeclaredBefore) {
+    std::optional<ExprSite> Site = exprSiteOf(Call, Map);
+    unsigned End = Site ? Site->End : std::numeric_limits<unsigned>::max();
+    auto [It, New] = InnermostEnd.try_emplace(At, End);
+    if (!New && End > It->second)
+      return;
+    if (!New && End < It->second) {
+      It->second = End;
+      Result.PinnedInnermost.erase(At);
+    }
+    if (CallResolution::Callee *Chosen =
+            addCallee(Result.PinnedInnermost[At], Call->getCalleeDecl()))
+      Chosen->DeclaredBefore = DeclaredBefore;
   }
 
   /// Where the name of \p Call's callee is written (a dependent call's
@@ -985,6 +1007,8 @@ private:
   /// watched values or written with template arguments that refer to them.
   std::map<const Decl *, std::set<SourceSite>> Specialized;
   const std::set<SourceSite> &Pinned;
+  /// Where the call recorded in PinnedInnermost at each place ends.
+  std::map<SourceSite, unsigned> InnermostEnd;
   const std::set<ExprSite> &Typed;
   std::set<SourceSite> TypedBegins;
   SiteMapper Map;

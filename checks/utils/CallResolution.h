@@ -178,6 +178,11 @@ struct ResolvedCalls {
   /// The calls asked for by place (where the callee's name is), whatever
   /// they take.
   std::map<SourceSite, CallResolution> Pinned;
+  /// The same for the innermost call at each place: the one that ends
+  /// first. A call on a call's result can begin where it does and name its
+  /// callee there (`cat<1>(a, b)[0]`, `cat<1>(a, b).rank()` with a static
+  /// `rank`); Pinned holds both, this the call that is written there.
+  std::map<SourceSite, CallResolution> PinnedInnermost;
   /// The calls asked for by place that are written in a template and
   /// depend on its parameters there (`serialize<N>(out)` with `N` a
   /// template parameter): each instantiation resolves them (in Pinned);

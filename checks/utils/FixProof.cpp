@@ -522,6 +522,7 @@ private:
 #endif
     Resolved.clear();
     PinnedResolved.clear();
+    PinnedInnermost.clear();
     PinnedDependent.clear();
     DependentNow.clear();
     TypesFound.clear();
@@ -552,6 +553,7 @@ private:
           P.Resolved = std::move(Found.Calls);
           P.DependentNow = std::move(Found.Dependent);
           P.PinnedResolved = std::move(Found.Pinned);
+          P.PinnedInnermost = std::move(Found.PinnedInnermost);
           P.PinnedDependent = std::move(Found.PinnedDependent);
           P.TypesFound = std::move(Found.Types);
           P.Observed = std::move(Found.Observed);
@@ -604,6 +606,9 @@ public:
   /// and what they resolved to in the last parse.
   std::set<SourceSite> Pinned;
   std::map<SourceSite, CallResolution> PinnedResolved;
+  /// The innermost call at each place (ResolvedCalls::PinnedInnermost):
+  /// what a rewritten call resolves to.
+  std::map<SourceSite, CallResolution> PinnedInnermost;
   /// The rewritten calls found only where they are written in a template,
   /// depending on its parameters (ResolvedCalls::PinnedDependent).
   std::set<SourceSite> PinnedDependent;
@@ -1053,17 +1058,17 @@ void FixProof::prove() {
       if (Conflicting && llvm::is_contained(*Conflicting, K))
         continue;
       for (const auto &[At, Callees] : Findings[Indices[K]].Expected) {
-        auto It = P.PinnedResolved.find(At);
+        auto It = P.PinnedInnermost.find(At);
         // Written in a template and dependent there, with no instantiation
         // in the file to resolve it: which function it calls is decided
         // where the template is instantiated, unproved.
-        if (It == P.PinnedResolved.end() && P.PinnedDependent.count(At)) {
+        if (It == P.PinnedInnermost.end() && P.PinnedDependent.count(At)) {
           Failures.push_back({{{DiagnosticsEngine::Error, 0, P.describeUninstantiated(At),
                                 P.locationOf(At)}},
                               {Indices[K]}});
           continue;
         }
-        if (It == P.PinnedResolved.end() ||
+        if (It == P.PinnedInnermost.end() ||
             llvm::all_of(It->second.Callees, [&, &Callees = Callees](const auto &Entry) {
               return Entry.second.Site && Callees.count(*Entry.second.Site);
             }))
