@@ -244,21 +244,19 @@ public:
       Chosen->DeclaredBefore = DeclaredBefore;
   }
 
-  /// Where the name of \p Call's callee is written (a dependent call's
-  /// place is where it begins: `this->template cat<0>(x)` at `this`).
+  /// Where a dependent \p Call is placed, as clang places the call it
+  /// resolves to (Expr::getExprLoc): a member call at the member's name
+  /// (`this->template cat<0>(x)` at `cat`), any other call where it begins
+  /// (`lib::cat<N>(a, b)` at `lib`, not at `cat`).
   static SourceLocation calleeNameLoc(const CallExpr *Call) {
     const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
-    if (const auto *Lookup = dyn_cast<OverloadExpr>(Callee))
-      return Lookup->getNameLoc();
+    if (const auto *Member = dyn_cast<UnresolvedMemberExpr>(Callee))
+      return Member->getMemberLoc();
     if (const auto *Member = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
       return Member->getMemberLoc();
     if (const auto *Member = dyn_cast<MemberExpr>(Callee))
       return Member->getMemberLoc();
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(Callee))
-      return Ref->getLocation();
-    if (const auto *Ref = dyn_cast<DependentScopeDeclRefExpr>(Callee))
-      return Ref->getLocation();
-    return Call->getExprLoc();
+    return Call->getBeginLoc();
   }
 
   // Constructions that depend on a template's parameters: their
