@@ -749,12 +749,32 @@ std::pair<std::string, SourceLocation> ownState(const FunctionDecl *Def) {
 
 } // namespace
 
+bool calledOnlyInThisFile(const FunctionDecl *FD) {
+  if (!FD->isExternallyVisible())
+    return true;
+  if (!FD->isInlined())
+    return false;
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  auto InMainFile = [&SM](const Decl *D) {
+    return SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
+  };
+  if (!llvm::all_of(FD->redecls(), InMainFile))
+    return false;
+  // A member of a class defined in a header is defined again, the same,
+  // in every file that includes it: a call there reaches this function.
+  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *Class = dyn_cast<CXXRecordDecl>(DC))
+      if (!llvm::all_of(Class->redecls(), InMainFile))
+        return false;
+  return true;
+}
+
 std::string flowKey(const FunctionDecl *FD) {
   FD = callTarget(FD);
   llvm::SmallString<128> USR;
   if (index::generateUSRForDecl(FD, USR))
     USR = FD->getQualifiedNameAsString();
-  if (FD->isExternallyVisible())
+  if (!calledOnlyInThisFile(FD))
     return std::string(USR);
   const SourceManager &SM = FD->getASTContext().getSourceManager();
   return fileName(SM.getMainFileID(), SM) + "#" + std::string(USR);
@@ -812,7 +832,7 @@ FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
   F.Name = functionName(Named);
   F.ParamName = quotedName(P);
   F.ParamAt = flowPoint(P->getLocation(), SM);
-  F.Internal = !FD->isExternallyVisible();
+  F.Internal = calledOnlyInThisFile(FD);
   F.Defined = Def != nullptr;
   if (std::string Why = blocker(FD, P, Ctx); !Why.empty())
     F.Blockers.push_back(Why);
@@ -915,7 +935,7 @@ FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
     }
   // A definition in a source file: callers in other files see only a
   // declaration, so each axis they use gets an explicit instantiation.
-  if (Def && FD->isExternallyVisible() &&
+  if (Def && !calledOnlyInThisFile(FD) &&
       SM.isInMainFile(SM.getExpansionLoc(Def->getLocation()))) {
     if (Def->getDescribedFunctionTemplate()) {
       F.Blockers.push_back(F.Name + " is a template defined in a source file");

@@ -42,7 +42,7 @@ namespace clang::tidy::gradlint {
 /// go (option RewriteSignatures).
 enum class SignatureRewrites {
   None,     ///< never
-  Internal, ///< functions with internal linkage, all of whose callers are seen
+  Internal, ///< functions all of whose callers are in their file (calledOnlyInThisFile)
   All,      ///< also functions with external linkage, when the whole
             ///< compilation database is analysed together
 };
@@ -205,6 +205,13 @@ bool fromJSON(const llvm::json::Value &V, UnitFlow &Flow);
 /// The identity of a function across translation units: its USR (for one
 /// with internal linkage, made unique with the main file's name).
 std::string flowKey(const FunctionDecl *FD);
+
+/// Whether every call of \p FD that reaches this definition is in this
+/// file: it has internal linkage, or it is inline (declared so, or a member
+/// defined in its class) and declared only in the main file, a member of a
+/// class defined there too. Another file can call an inline function only
+/// with a definition of its own, which the fix leaves as it is.
+bool calledOnlyInThisFile(const FunctionDecl *FD);
 
 /// Records, in one traversal of \p Ctx's traversal scope outside system
 /// headers, every FlowArgument and FlowReference, and a FlowFunction for
