@@ -10,9 +10,9 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
-#include <limits>
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FileSystem.h"
+#include <limits>
 
 namespace clang::tidy::gradlint {
 namespace {
@@ -203,7 +203,7 @@ public:
     if (Call->isTypeDependent() || Call->isValueDependent()) {
       noteDependent(Call, Call->arguments());
       if (!Pinned.empty() && !Propagating)
-        if (std::optional<SourceSite> At = Map(calleeNameLoc(Call)); At && Pinned.count(*At))
+        if (std::optional<SourceSite> At = Map(dependentCallPlace(Call)); At && Pinned.count(*At))
           Result.PinnedDependent.insert(*At);
       return true;
     }
@@ -248,7 +248,7 @@ public:
   /// resolves to (Expr::getExprLoc): a member call at the member's name
   /// (`this->template cat<0>(x)` at `cat`), any other call where it begins
   /// (`lib::cat<N>(a, b)` at `lib`, not at `cat`).
-  static SourceLocation calleeNameLoc(const CallExpr *Call) {
+  static SourceLocation dependentCallPlace(const CallExpr *Call) {
     const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
     if (const auto *Member = dyn_cast<UnresolvedMemberExpr>(Callee))
       return Member->getMemberLoc();

@@ -175,8 +175,8 @@ struct ResolvedCalls {
   /// are written (each instantiation resolves them, in Calls), by where
   /// they are written.
   std::vector<ExprSite> Dependent;
-  /// The calls asked for by place (where the callee's name is), whatever
-  /// they take.
+  /// The calls asked for by place (Expr::getExprLoc: a member call's
+  /// member name, any other call's beginning), whatever they take.
   std::map<SourceSite, CallResolution> Pinned;
   /// The same for the innermost call at each place: the one that ends
   /// first. A call on a call's result can begin where it does and name its
