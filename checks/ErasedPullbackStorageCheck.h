@@ -34,9 +34,9 @@ private:
     const LambdaExpr *Lambda = nullptr;
     /// Why calls would compute something else with the closure type.
     std::optional<std::string> Differs;
-    /// Another variable its declaration statement declares, whose type
-    /// `auto` would change too (`std::function<F> pb = f, other = g;`).
-    const VarDecl *DeclaredWith = nullptr;
+    /// Another declaration in its declaration statement, whose type `auto`
+    /// would change too (`std::function<F> pb = f, other = g;`).
+    const NamedDecl *DeclaredWith = nullptr;
     std::vector<FixItHint> Fix;
   };
   LocalAnalysis analyzeLocal(const VarDecl *Var, const FunctionDecl *Enclosing) const;

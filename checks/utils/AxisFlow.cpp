@@ -935,7 +935,7 @@ FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
     }
   // A definition in a source file: callers in other files see only a
   // declaration, so each axis they use gets an explicit instantiation.
-  if (Def && !calledOnlyInThisFile(FD) &&
+  if (Def && !F.Internal &&
       SM.isInMainFile(SM.getExpansionLoc(Def->getLocation()))) {
     if (Def->getDescribedFunctionTemplate()) {
       F.Blockers.push_back(F.Name + " is a template defined in a source file");

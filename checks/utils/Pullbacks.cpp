@@ -162,10 +162,10 @@ bool isOnlyDeclarationInStatement(const VarDecl *Var, const Stmt *Body) {
   return S && S->isSingleDecl();
 }
 
-const VarDecl *declaredTogetherWith(const VarDecl *Var, const Stmt *Body) {
+const NamedDecl *declaredTogetherWith(const VarDecl *Var, const Stmt *Body) {
   if (const DeclStmt *S = declarationStatementOf(Var, Body))
     for (const Decl *D : S->decls())
-      if (const auto *Other = dyn_cast<VarDecl>(D); Other && Other != Var)
+      if (const auto *Other = dyn_cast<NamedDecl>(D); Other && Other != Var)
         return Other;
   return nullptr;
 }

@@ -105,10 +105,10 @@ std::optional<CharSourceRange> writtenTypeRange(const VarDecl *Var);
 /// Whether \p Var is declared alone in its statement within \p Body (its
 /// written type can change without changing another declarator's).
 bool isOnlyDeclarationInStatement(const VarDecl *Var, const Stmt *Body);
-/// Another variable \p Var's declaration statement in \p Body declares
+/// Another declaration \p Var's declaration statement in \p Body holds
 /// (`std::function<F> a = f, b = g;`), whose written type \p Var shares;
 /// null when it is declared alone.
-const VarDecl *declaredTogetherWith(const VarDecl *Var, const Stmt *Body);
+const NamedDecl *declaredTogetherWith(const VarDecl *Var, const Stmt *Body);
 
 /// The local variable \p E names (through std::move and a copy or move of
 /// it), or null.
