@@ -290,6 +290,27 @@ def diagnostics(output, case_path):
     return found
 
 
+def in_file_order(messages):
+    """\p messages (`file:line:col: level: text`, the case's own file
+    written as an empty name) with each warning and its notes kept
+    together, the case's file first, then other files by name, each by
+    place. clang-tidy orders its findings by absolute path, so where the
+    temporary copy lies beside the repository's headers (/tmp before or
+    after /work) would otherwise decide the order of a header's finding."""
+    blocks = []
+    for m in messages:
+        if not blocks or ": note: " not in m:
+            blocks.append([m])
+        else:
+            blocks[-1].append(m)
+
+    def place(block):
+        file, line, col = block[0].split(":", 3)[:3]
+        return (file != "", file, int(line or 0), int(col or 0))
+
+    return [m for block in sorted(blocks, key=place) for m in block]
+
+
 def compare(what, expected, actual):
     if expected == actual:
         return
@@ -411,7 +432,8 @@ def run_case(case, front_end, clang, apply_replacements, include):
         out = front_end.run(case, exported, include,
                             export=fixes_yaml if front_end.exports_fixes else None)
         actual = diagnostics(out, exported)
-        compare("diagnostics", case.expected_messages(front_end), actual)
+        compare("diagnostics", in_file_order(case.expected_messages(front_end)),
+                in_file_order(actual))
 
         # 2. --fix gives exactly the expected source.
         fixed = copy_to("fixed")
