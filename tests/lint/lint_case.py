@@ -34,7 +34,9 @@ runner undoes that before comparing.
 
 Unlike FileCheck's partial matching, the runner is exact:
   * the diagnostics printed must be exactly the CHECK-MESSAGES lines, in
-    order (a location is ':LINE:COL' in the case file or 'header.h:LINE:COL');
+    order (a location is ':LINE:COL' in the case file or 'header.h:LINE:COL';
+    both sides are put in one order first, each warning with its notes: the
+    case file's, then each header's, each by place, see in_file_order);
   * the fixed file must be exactly the input with each line that is followed
     by CHECK-FIXES replaced by that text (indentation kept) and nothing else;
     several CHECK-FIXES after one line replace it by as many lines (a fix
