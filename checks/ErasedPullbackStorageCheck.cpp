@@ -4,9 +4,10 @@
 // allocation and an indirect call, and hides the closure's result type from
 // the compiler, even where nothing needs the erasure. Two places are
 // rewritten to the closure's own type (`auto`):
-//  * a local variable initialised from the lambda and then only called,
-//    copied, moved or returned (never reassigned, never asked for `bool`,
-//    never bound to a non-const reference);
+//  * a local variable initialised from the lambda (or a function object of
+//    the user's class) and then only called, copied, moved or returned
+//    (never reassigned, never asked for `bool`, never bound to a non-const
+//    reference);
 //  * the std::function result of an rrule-style function whose returns all
 //    produce the same lambda, when callers see the definition;
 //  * the std::pair / std::tuple an rrule returns its pullback in, when the
@@ -98,6 +99,29 @@ const Expr *returnedAggregate(const Expr *Value) {
   return E;
 }
 
+/// `Pullback pb = {callable};` (copy-list-initialisation from one element):
+/// the edits that remove the braces, since `auto pb = {callable}` would
+/// deduce a std::initializer_list. No edits for an initialiser written
+/// otherwise; nullopt when braces written by a macro cannot be removed.
+std::optional<std::vector<FixItHint>> copyListBraces(const VarDecl *Var,
+                                                     const SourceManager &SM) {
+  const auto *Construct = dyn_cast<CXXConstructExpr>(Var->getInit()->IgnoreImplicit());
+  if (Var->getInitStyle() != VarDecl::CInit || !Construct ||
+      !Construct->isListInitialization() || isa<CXXTemporaryObjectExpr>(Construct))
+    return std::vector<FixItHint>();
+  SourceRange Braces = Construct->getParenOrBraceRange();
+  if (Braces.getBegin() != Construct->getBeginLoc())
+    return std::vector<FixItHint>(); // `Pullback{...}`: not the braces alone
+  if (Construct->getNumArgs() != 1 || Braces.getBegin().isMacroID() ||
+      Braces.getEnd().isMacroID() || Braces.getBegin().isInvalid())
+    return std::nullopt;
+  auto Remove = [](SourceLocation Brace) {
+    return FixItHint::CreateRemoval(
+        CharSourceRange::getCharRange(Brace, Brace.getLocWithOffset(1)));
+  };
+  return std::vector<FixItHint>{Remove(Braces.getBegin()), Remove(Braces.getEnd())};
+}
+
 } // namespace
 
 ErasedPullbackStorageCheck::ErasedPullbackStorageCheck(StringRef Name,
@@ -154,7 +178,9 @@ ErasedPullbackStorageCheck::LocalAnalysis
 ErasedPullbackStorageCheck::analyzeLocal(const VarDecl *Var,
                                          const FunctionDecl *Enclosing) const {
   LocalAnalysis Result;
-  if (Var->getType()->isReferenceType() || !lambdaOf(Var->getInit()) ||
+  StoredCallable Callable = storedCallableOf(Var->getInit(), Var->getType());
+  if (Var->getType()->isReferenceType() || !Callable ||
+      isErasedCallable(Callable.Made->getType()) ||
       Enclosing->isTemplateInstantiation() || !isErasedCallable(Var->getType()))
     return Result;
   // A pullback: by name or annotation, or returned by an rrule.
@@ -171,8 +197,8 @@ ErasedPullbackStorageCheck::analyzeLocal(const VarDecl *Var,
   if (!Uses.OnlyClosureUses)
     return Result; // the erasure is needed
   Result.Reported = true;
-  Result.Lambda = lambdaOf(Var->getInit());
-  Result.Differs = closureSignatureDiffers(Var->getType(), Result.Lambda, &Uses.Calls);
+  Result.Callable = Callable;
+  Result.Differs = closureSignatureDiffers(Var->getType(), Callable, &Uses.Calls);
   std::optional<CharSourceRange> Type = writtenTypeRange(Var);
   const SourceManager &SM = Var->getASTContext().getSourceManager();
   if (Result.Differs) {
@@ -183,8 +209,19 @@ ErasedPullbackStorageCheck::analyzeLocal(const VarDecl *Var,
       Result.Fix.push_back(*Drop);
   } else if (Type) {
     Result.DeclaredWith = declaredTogetherWith(Var, Body);
-    if (!Result.DeclaredWith)
+    if (!Result.DeclaredWith) {
       Result.Fix.push_back(replacementApart(*Type, "auto", SM, getLangOpts()));
+      // `Pullback pb = Pullback(lambda);` would stay erased with `auto`.
+      std::optional<FixItHint> Drop;
+      if (isErasedCallable(stripTemporaries(Var->getInit())->getType()))
+        Drop = dropExplicitConversion(Var->getInit(), SM, getLangOpts());
+      if (Drop)
+        Result.Fix.push_back(*Drop);
+      else if (std::optional<std::vector<FixItHint>> Braces = copyListBraces(Var, SM))
+        Result.Fix.insert(Result.Fix.end(), Braces->begin(), Braces->end());
+      else
+        Result.Fix.clear();
+    }
   }
   return Result;
 }
@@ -195,16 +232,19 @@ void ErasedPullbackStorageCheck::checkLocal(const VarDecl *Var,
   if (!Local.Reported)
     return;
   report(Var->getASTContext(), std::move(Local.Fix),
-         [this, Var, Lambda = Local.Lambda, Differs = Local.Differs,
+         [this, Var, Callable = Local.Callable, Differs = Local.Differs,
           DeclaredWith = Local.DeclaredWith](llvm::ArrayRef<FixItHint> Hints,
                                              const ProofOutcome &Proof) {
            if (Proof.CallsRebound)
              return; // the erasure chooses what a call does: it is needed
            diag(Var->getLocation(),
-                "pullback %0 is stored in %1; its closure type would do")
-               << Var << Var->getType() << Hints;
+                "pullback %0 is stored in %1; %select{its closure type|the type of "
+                "the function object it holds, %3,}2 would do")
+               << Var << Var->getType() << !Callable.Lambda
+               << Callable.Made->getType().getCanonicalType().getNonReferenceType().getUnqualifiedType()
+               << Hints;
            if (Differs)
-             noteSignature(Lambda, Var->getType(), *Differs);
+             noteSignature(Callable, Var->getType(), *Differs);
            else if (DeclaredWith)
              diag(DeclaredWith->getLocation(),
                   "no fix: %0 is declared in the same statement, and the type both "
@@ -216,13 +256,14 @@ void ErasedPullbackStorageCheck::checkLocal(const VarDecl *Var,
          FixClaims::retyping(Var));
 }
 
-void ErasedPullbackStorageCheck::noteSignature(const LambdaExpr *Lambda, QualType Wrapper,
-                                               llvm::StringRef Why) {
-  diag(Lambda->getBeginLoc(),
-       "no fix: with the closure type, calls would not convert as %0 does (%1); "
-       "give the lambda the signature's parameter and result types first",
+void ErasedPullbackStorageCheck::noteSignature(const StoredCallable &Callable,
+                                               QualType Wrapper, llvm::StringRef Why) {
+  diag(Callable.Made->getBeginLoc(),
+       "no fix: with the %select{closure|object's}2 type, calls would not convert as "
+       "%0 does (%1); give the %select{lambda|call operator}2 the signature's parameter "
+       "and result types first",
        DiagnosticIDs::Note)
-      << Wrapper << Why;
+      << Wrapper << Why << !Callable.Lambda;
 }
 
 void ErasedPullbackStorageCheck::noteVirtualClosure(const FunctionDecl *Fn) {
@@ -286,7 +327,7 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
   if (std::optional<std::string> Differs =
           closureSignatureDiffers(Fn->getReturnType(), Lambda, nullptr)) {
     Report();
-    noteSignature(Lambda, Fn->getReturnType(), *Differs);
+    noteSignature(StoredCallable{Lambda, Lambda}, Fn->getReturnType(), *Differs);
     return;
   }
   if (!callersSeeDefinition(Fn)) {
@@ -443,7 +484,7 @@ void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) 
   } else if (First.Lambda->isMutable()) {
     Reason = [=] { noteMutableClosure(First.Lambda); };
   } else if (auto Differs = closureSignatureDiffers(First.Slot, First.Lambda, nullptr)) {
-    Reason = [=] { noteSignature(First.Lambda, First.Slot, *Differs); };
+    Reason = [=] { noteSignature(StoredCallable{First.Lambda, First.Lambda}, First.Slot, *Differs); };
   } else if (First.Local && !First.LocalFixed) {
     Reason = [=, Local = First.Local] {
       NoFix(Local->getLocation(), "no fix: the pullback is held in %0 first, "

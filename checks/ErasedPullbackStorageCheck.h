@@ -31,7 +31,8 @@ private:
   struct LocalAnalysis {
     /// A pullback whose every use works with the closure's own type.
     bool Reported = false;
-    const LambdaExpr *Lambda = nullptr;
+    /// The lambda or function object it holds.
+    StoredCallable Callable;
     /// Why calls would compute something else with the closure type.
     std::optional<std::string> Differs;
     /// Another declaration in its declaration statement, whose type `auto`
@@ -52,8 +53,9 @@ private:
   void noteMutableClosure(const LambdaExpr *Lambda);
   void noteCallsItself(const FunctionDecl *Fn);
   void noteCallersSeeDeclaration(const FunctionDecl *Fn);
-  /// Why the closure type would change what calls compute, at the lambda.
-  void noteSignature(const LambdaExpr *Lambda, QualType Wrapper, llvm::StringRef Why);
+  /// Why the closure type would change what calls compute, at the lambda
+  /// or the function object.
+  void noteSignature(const StoredCallable &Callable, QualType Wrapper, llvm::StringRef Why);
 
   PullbackNaming Naming;
   const std::string ErasedCallablesOption;

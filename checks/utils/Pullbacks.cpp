@@ -96,6 +96,66 @@ const LambdaExpr *lambdaOf(const Expr *E) {
   return nullptr;
 }
 
+/// The call operators \p Class declares itself (not those of its bases).
+static llvm::SmallVector<const NamedDecl *, 2> ownCallOperators(const CXXRecordDecl *Class) {
+  llvm::SmallVector<const NamedDecl *, 2> Found;
+  if (!Class || !Class->hasDefinition())
+    return Found;
+  Class = Class->getDefinition();
+  DeclarationName Name =
+      Class->getASTContext().DeclarationNames.getCXXOperatorName(OO_Call);
+  for (const NamedDecl *D : Class->lookup(Name))
+    Found.push_back(D);
+  return Found;
+}
+
+/// The class of \p T when it is a function object's (StoredCallable).
+static const CXXRecordDecl *functionObjectClass(QualType T, QualType Wrapper) {
+  const CXXRecordDecl *Class = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!Class || !Class->hasDefinition() || Class->isLambda() || Class->isInStdNamespace())
+    return nullptr;
+  Class = Class->getDefinition();
+  if (Class->getASTContext().getSourceManager().isInSystemHeader(Class->getLocation()))
+    return nullptr;
+  if (const CXXRecordDecl *Own = Wrapper.getNonReferenceType()->getAsCXXRecordDecl();
+      Own && Own->getCanonicalDecl() == Class->getCanonicalDecl())
+    return nullptr;
+  return ownCallOperators(Class).empty() ? nullptr : Class;
+}
+
+StoredCallable storedCallableOf(const Expr *E, QualType Wrapper) {
+  if (const LambdaExpr *Lambda = lambdaOf(E))
+    return {Lambda, Lambda};
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = stripTemporaries(E);
+    if (functionObjectClass(E->getType(), Wrapper))
+      return {E, nullptr};
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E)) {
+      E = Cast->getSubExpr();
+    } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+      // The conversion into the wrapper: std::function<...>(object).
+      E = Construct->getNumArgs() == 1 ? Construct->getArg(0) : nullptr;
+    } else if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      E = isStdFunction(Call->getDirectCallee(), {"move"}) && Call->getNumArgs() == 1
+              ? Call->getArg(0)
+              : nullptr;
+    } else {
+      return {};
+    }
+  }
+  return {};
+}
+
+bool StoredCallable::isMutable() const {
+  if (Lambda)
+    return Lambda->isMutable();
+  for (const NamedDecl *D : ownCallOperators(Made->getType().getNonReferenceType()->getAsCXXRecordDecl()))
+    if (const auto *Op = dyn_cast_or_null<CXXMethodDecl>(D->getAsFunction());
+        !Op || (!Op->isConst() && !Op->isStatic()))
+      return true;
+  return false;
+}
+
 std::vector<const Expr *> elementsOf(const Expr *E) {
   E = stripTemporaries(E);
   if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
@@ -716,8 +776,8 @@ private:
     const Expr *Init = Var->getInit();
     if (!Init)
       return false;
-    if (const LambdaExpr *Lambda = lambdaOf(Init))
-      return Lambda->isMutable();
+    if (StoredCallable Callable = storedCallableOf(Init, Var->getType()))
+      return Callable.isMutable();
     if (const auto *Call = dyn_cast<CallExpr>(Init->IgnoreImplicit()))
       if (const FunctionDecl *Fn = Call->getDirectCallee())
         for (const LambdaExpr *Lambda : returnedLambdas(Fn))
@@ -958,14 +1018,42 @@ QualType deducedFromReturns(const FunctionDecl *Fn) {
 std::optional<std::string>
 closureSignatureDiffers(QualType Wrapper, const LambdaExpr *Lambda,
                         const std::vector<const CXXOperatorCallExpr *> *Calls) {
+  return closureSignatureDiffers(Wrapper, StoredCallable{Lambda, Lambda}, Calls);
+}
+
+std::optional<std::string>
+closureSignatureDiffers(QualType Wrapper, const StoredCallable &Callable,
+                        const std::vector<const CXXOperatorCallExpr *> *Calls) {
   const FunctionProtoType *Sig = wrapperSignature(Wrapper);
   if (!Sig)
     return std::nullopt; // a wrapper without a signature to compare with
-  const CXXMethodDecl *Operator = Lambda->getCallOperator();
+  const CXXMethodDecl *Operator = nullptr;
+  bool Generic = false, ExplicitResult = false;
+  if (const LambdaExpr *Lambda = Callable.Lambda) {
+    Operator = Lambda->getCallOperator();
+    Generic = Lambda->isGenericLambda();
+    ExplicitResult = Lambda->hasExplicitResultType();
+  } else {
+    auto Operators =
+        ownCallOperators(Callable.Made->getType().getNonReferenceType()->getAsCXXRecordDecl());
+    if (Operators.size() != 1)
+      return "its class declares " + std::to_string(Operators.size()) +
+             " call operators, and each call would choose one by what it "
+             "passes, where the wrapper converts to the signature first";
+    if (const auto *Template = dyn_cast<FunctionTemplateDecl>(Operators.front())) {
+      Operator = dyn_cast<CXXMethodDecl>(Template->getTemplatedDecl());
+      Generic = true;
+    } else {
+      Operator = dyn_cast<CXXMethodDecl>(Operators.front());
+    }
+    if (!Operator)
+      return std::string("its call operator is brought in by a using-declaration");
+    ExplicitResult = !Operator->getDeclaredReturnType()->getContainedDeducedType();
+  }
   PrintingPolicy Policy(Operator->getASTContext().getLangOpts());
   Policy.SuppressTagKeyword = true;
   const FunctionDecl *Op = Operator;
-  if (Lambda->isGenericLambda()) {
+  if (Generic) {
     if (!Calls)
       return std::string("its call operator is generic, and callers may pass "
                          "types the signature converts");
@@ -992,8 +1080,7 @@ closureSignatureDiffers(QualType Wrapper, const LambdaExpr *Lambda,
   if (std::optional<std::string> Why = modifiesCallersArgument(Op, Sig, Calls))
     return Why;
   QualType Returned = Op->getReturnType();
-  if ((Returned->isUndeducedType() || Returned->isDependentType()) &&
-      !Lambda->hasExplicitResultType())
+  if ((Returned->isUndeducedType() || Returned->isDependentType()) && !ExplicitResult)
     // In a template, clang deduces a lambda's `auto` result only when it
     // instantiates it; returns that do not depend on the template give it
     // already (what `auto` deduces: the decayed, unqualified type).

@@ -88,6 +88,25 @@ AST_MATCHER_P(NamedDecl, rruleDecl, const PullbackNaming *, Naming) {
 /// a lambda. Null when it is not a lambda.
 const LambdaExpr *lambdaOf(const Expr *E);
 
+/// What an erased callable is initialised from where the callable's own type
+/// could replace the wrapper: a lambda (lambdaOf), or an object of a user's
+/// class with a call operator of its own (a function object: `MulBackward{w}`,
+/// `MulBackward(w)`, a local of that class), through the conversion into the
+/// wrapper and std::move. Classes of the standard library (std::bind's
+/// result, std::reference_wrapper), of system headers and \p Wrapper's own
+/// class are not function objects here.
+struct StoredCallable {
+  /// The lambda, or the expression that makes or names the object.
+  const Expr *Made = nullptr;
+  /// Set when it is a lambda.
+  const LambdaExpr *Lambda = nullptr;
+  explicit operator bool() const { return Made != nullptr; }
+  /// Whether its call operator may change the callable's state: a `mutable`
+  /// lambda, or a function object whose call operator is not `const`.
+  bool isMutable() const;
+};
+StoredCallable storedCallableOf(const Expr *Init, QualType Wrapper);
+
 /// The elements of an aggregate-like expression: a braced list, the
 /// arguments of a constructor call (pair, tuple, struct), or of
 /// std::make_pair/std::make_tuple. Empty when \p E is none of these.
@@ -233,6 +252,13 @@ bool onlyClosureUses(const VarDecl *Var, const Stmt *Body);
 /// gives a reason), and each must already pass A... .
 std::optional<std::string>
 closureSignatureDiffers(QualType Wrapper, const LambdaExpr *Lambda,
+                        const std::vector<const CXXOperatorCallExpr *> *Calls);
+/// The same for any stored callable: a function object's call operator is
+/// its class's own, and one that is overloaded gives a reason (each call
+/// would choose among them by what it passes, where the wrapper converts to
+/// the signature first).
+std::optional<std::string>
+closureSignatureDiffers(QualType Wrapper, const StoredCallable &Callable,
                         const std::vector<const CXXOperatorCallExpr *> *Calls);
 
 } // namespace clang::tidy::gradlint
