@@ -241,7 +241,7 @@ void ErasedPullbackStorageCheck::checkLocal(const VarDecl *Var,
                 "pullback %0 is stored in %1; %select{its closure type|the type of "
                 "the function object it holds, %3,}2 would do")
                << Var << Var->getType() << !Callable.Lambda
-               << Callable.Made->getType().getCanonicalType().getNonReferenceType().getUnqualifiedType()
+               << Callable.type()
                << Hints;
            if (Differs)
              noteSignature(Callable, Var->getType(), *Differs);
@@ -274,14 +274,16 @@ void ErasedPullbackStorageCheck::noteVirtualClosure(const FunctionDecl *Fn) {
       << Fn;
 }
 
-void ErasedPullbackStorageCheck::noteMutableClosure(const LambdaExpr *Lambda) {
+void ErasedPullbackStorageCheck::noteMutableClosure(const StoredCallable &Callable) {
   // Callers may share the wrapper's state through references to it
   // (`run(const std::function<...> &)`); with the closure type each such
   // call would convert, and count on, a copy.
-  diag(Lambda->getBeginLoc(),
-       "no fix: the lambda is 'mutable'; a reference to the wrapper shares its "
-       "state, and with the closure type a conversion would copy it",
-       DiagnosticIDs::Note);
+  diag(Callable.Made->getBeginLoc(),
+       "no fix: %select{the lambda is 'mutable'|its call operator is not 'const'}0; "
+       "a reference to the wrapper shares its state, and with the %select{closure|"
+       "object's}0 type a conversion would copy it",
+       DiagnosticIDs::Note)
+      << !Callable.Lambda;
 }
 
 void ErasedPullbackStorageCheck::noteCallsItself(const FunctionDecl *Fn) {
@@ -303,16 +305,17 @@ void ErasedPullbackStorageCheck::noteCallersSeeDeclaration(const FunctionDecl *F
 void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
   if (Fn->isTemplateInstantiation())
     return; // the template itself is checked
-  const LambdaExpr *Lambda = singleReturnedLambda(Fn);
-  if (!Lambda)
-    return; // the erasure joins different callables, or holds no lambda
+  StoredCallable Callable = singleReturnedCallable(Fn);
+  if (!Callable || isErasedCallable(Callable.type()))
+    return; // the erasure joins different callables, or holds none
   std::vector<const ReturnStmt *> Returns = returnsOf(Fn);
   const SourceManager &SM = Fn->getASTContext().getSourceManager();
   SourceRange ReturnType = Fn->getReturnTypeSourceRange();
-  auto Report = [this, Fn] {
-    return diag(Fn->getLocation(), "%0 returns its pullback as %1; its "
-                                   "closure type would do")
-           << Fn << Fn->getReturnType();
+  auto Report = [this, Fn, Callable] {
+    return diag(Fn->getLocation(), "%0 returns its pullback as %1; %select{its "
+                                   "closure type|the type of the function object "
+                                   "it returns, %3,}2 would do")
+           << Fn << Fn->getReturnType() << !Callable.Lambda << Callable.type();
   };
   if (isVirtualMethod(Fn)) {
     Report();
@@ -325,9 +328,9 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
     return;
   }
   if (std::optional<std::string> Differs =
-          closureSignatureDiffers(Fn->getReturnType(), Lambda, nullptr)) {
+          closureSignatureDiffers(Fn->getReturnType(), Callable, nullptr)) {
     Report();
-    noteSignature(StoredCallable{Lambda, Lambda}, Fn->getReturnType(), *Differs);
+    noteSignature(Callable, Fn->getReturnType(), *Differs);
     return;
   }
   if (!callersSeeDefinition(Fn)) {
@@ -335,9 +338,9 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
     noteCallersSeeDeclaration(Fn);
     return;
   }
-  if (Lambda->isMutable()) {
+  if (Callable.isMutable()) {
     Report();
-    noteMutableClosure(Lambda);
+    noteMutableClosure(Callable);
     return;
   }
   // A template that nothing here instantiates to call Fn uses its result
@@ -482,7 +485,7 @@ void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) 
           << Kind;
     };
   } else if (First.Lambda->isMutable()) {
-    Reason = [=] { noteMutableClosure(First.Lambda); };
+    Reason = [=] { noteMutableClosure(StoredCallable{First.Lambda, First.Lambda}); };
   } else if (auto Differs = closureSignatureDiffers(First.Slot, First.Lambda, nullptr)) {
     Reason = [=] { noteSignature(StoredCallable{First.Lambda, First.Lambda}, First.Slot, *Differs); };
   } else if (First.Local && !First.LocalFixed) {

@@ -50,7 +50,7 @@ private:
   void noteVirtualClosure(const FunctionDecl *Fn);
   /// No fix for a factory of a `mutable` lambda: references to the wrapper
   /// share its state, conversions of the closure would copy it.
-  void noteMutableClosure(const LambdaExpr *Lambda);
+  void noteMutableClosure(const StoredCallable &Callable);
   void noteCallsItself(const FunctionDecl *Fn);
   void noteCallersSeeDeclaration(const FunctionDecl *Fn);
   /// Why the closure type would change what calls compute, at the lambda

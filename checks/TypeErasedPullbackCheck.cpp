@@ -990,7 +990,7 @@ TypeErasedPullbackCheck::calledFunction(const CallExpr *Call) const {
       !closureResultBecomesAuto(Maker, Naming) || !Owner || !Owner->getBody() ||
       !onlyClosureUses(Var, Owner->getBody()))
     return callTarget(Callee);
-  return callTarget(singleReturnedLambda(Maker)->getCallOperator());
+  return callTarget(singleReturnedCallable(Maker).callOperator());
 }
 
 const CallExpr *TypeErasedPullbackCheck::passedOnCall(const FunctionDecl *Def) const {

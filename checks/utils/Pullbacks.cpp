@@ -146,10 +146,25 @@ StoredCallable storedCallableOf(const Expr *E, QualType Wrapper) {
   return {};
 }
 
+const CXXMethodDecl *StoredCallable::callOperator() const {
+  if (Lambda)
+    return Lambda->getCallOperator();
+  auto Operators = ownCallOperators(type()->getAsCXXRecordDecl());
+  if (Operators.size() != 1)
+    return nullptr;
+  if (const auto *Template = dyn_cast<FunctionTemplateDecl>(Operators.front()))
+    return dyn_cast<CXXMethodDecl>(Template->getTemplatedDecl());
+  return dyn_cast<CXXMethodDecl>(Operators.front());
+}
+
+QualType StoredCallable::type() const {
+  return Made->getType().getCanonicalType().getNonReferenceType().getUnqualifiedType();
+}
+
 bool StoredCallable::isMutable() const {
   if (Lambda)
     return Lambda->isMutable();
-  for (const NamedDecl *D : ownCallOperators(Made->getType().getNonReferenceType()->getAsCXXRecordDecl()))
+  for (const NamedDecl *D : ownCallOperators(type()->getAsCXXRecordDecl()))
     if (const auto *Op = dyn_cast_or_null<CXXMethodDecl>(D->getAsFunction());
         !Op || (!Op->isConst() && !Op->isStatic()))
       return true;
@@ -293,6 +308,24 @@ const LambdaExpr *singleReturnedLambda(const FunctionDecl *FD) {
   return Lambdas.front();
 }
 
+StoredCallable singleReturnedCallable(const FunctionDecl *FD) {
+  if (const LambdaExpr *Lambda = singleReturnedLambda(FD))
+    return {Lambda, Lambda};
+  if (!FD || !FD->hasBody())
+    return {};
+  StoredCallable First;
+  for (const ReturnStmt *Return : returnsOf(FD)) {
+    StoredCallable Callable = Return->getRetValue()
+                                  ? storedCallableOf(Return->getRetValue(), FD->getReturnType())
+                                  : StoredCallable();
+    if (!Callable || Callable.Lambda || (First && Callable.type() != First.type()))
+      return {};
+    if (!First)
+      First = Callable;
+  }
+  return First;
+}
+
 bool callersSeeDefinition(const FunctionDecl *FD) {
   const SourceManager &SM = FD->getASTContext().getSourceManager();
   return !FD->getPreviousDecl() &&
@@ -342,11 +375,11 @@ bool closureResultBecomesAuto(const FunctionDecl *FD, const PullbackNaming &Nami
   return !FD->isTemplateInstantiation() &&
          !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())) &&
          (Naming.isPullback(*FD) || Naming.isRRule(*FD)) &&
-         singleReturnedLambda(FD) && callersSeeDefinition(FD) &&
+         singleReturnedCallable(FD) && callersSeeDefinition(FD) &&
          resultTypeEditable(FD) && !isVirtualMethod(FD) && !callsItself(FD) &&
-         !closureSignatureDiffers(FD->getReturnType(), singleReturnedLambda(FD),
+         !closureSignatureDiffers(FD->getReturnType(), singleReturnedCallable(FD),
                                   nullptr) &&
-         !singleReturnedLambda(FD)->isMutable() && !callerRebuildsWrapper(FD);
+         !singleReturnedCallable(FD).isMutable() && !callerRebuildsWrapper(FD);
 }
 
 bool callsItself(const FunctionDecl *FD) {
@@ -778,12 +811,15 @@ private:
       return false;
     if (StoredCallable Callable = storedCallableOf(Init, Var->getType()))
       return Callable.isMutable();
-    if (const auto *Call = dyn_cast<CallExpr>(Init->IgnoreImplicit()))
-      if (const FunctionDecl *Fn = Call->getDirectCallee())
-        for (const LambdaExpr *Lambda : returnedLambdas(Fn))
-          if (Lambda->isMutable())
-            return true;
-    return false;
+    const auto *Call = dyn_cast<CallExpr>(Init->IgnoreImplicit());
+    const FunctionDecl *Fn = Call ? Call->getDirectCallee() : nullptr;
+    if (!Fn)
+      return false;
+    for (const LambdaExpr *Lambda : returnedLambdas(Fn))
+      if (Lambda->isMutable())
+        return true;
+    StoredCallable Object = singleReturnedCallable(Fn);
+    return Object && Object.isMutable();
   }
 
   /// Whether returning the variable from \p Return leaves the function's
@@ -1034,20 +1070,15 @@ closureSignatureDiffers(QualType Wrapper, const StoredCallable &Callable,
     Generic = Lambda->isGenericLambda();
     ExplicitResult = Lambda->hasExplicitResultType();
   } else {
-    auto Operators =
-        ownCallOperators(Callable.Made->getType().getNonReferenceType()->getAsCXXRecordDecl());
+    auto Operators = ownCallOperators(Callable.type()->getAsCXXRecordDecl());
     if (Operators.size() != 1)
       return "its class declares " + std::to_string(Operators.size()) +
              " call operators, and each call would choose one by what it "
              "passes, where the wrapper converts to the signature first";
-    if (const auto *Template = dyn_cast<FunctionTemplateDecl>(Operators.front())) {
-      Operator = dyn_cast<CXXMethodDecl>(Template->getTemplatedDecl());
-      Generic = true;
-    } else {
-      Operator = dyn_cast<CXXMethodDecl>(Operators.front());
-    }
+    Operator = Callable.callOperator();
     if (!Operator)
       return std::string("its call operator is brought in by a using-declaration");
+    Generic = Operator->getDescribedFunctionTemplate() != nullptr;
     ExplicitResult = !Operator->getDeclaredReturnType()->getContainedDeducedType();
   }
   PrintingPolicy Policy(Operator->getASTContext().getLangOpts());

@@ -104,6 +104,11 @@ struct StoredCallable {
   /// Whether its call operator may change the callable's state: a `mutable`
   /// lambda, or a function object whose call operator is not `const`.
   bool isMutable() const;
+  /// Its one call operator (a template's pattern for a generic one), or
+  /// null when its class declares several.
+  const CXXMethodDecl *callOperator() const;
+  /// The closure type or the object's class, as a type.
+  QualType type() const;
 };
 StoredCallable storedCallableOf(const Expr *Init, QualType Wrapper);
 
@@ -145,6 +150,12 @@ std::vector<const LambdaExpr *> returnedLambdas(const FunctionDecl *FD);
 /// `make_pullback(saved...)` returning `[=](dy) {...}`), or null when \p FD
 /// has no body, no returns, or returns anything else.
 const LambdaExpr *singleReturnedLambda(const FunctionDecl *FD);
+
+/// The callable every return of \p FD stores: the one lambda
+/// (singleReturnedLambda), or function objects of one class (each return
+/// may make its own: they share the type a deduced result would have).
+/// Empty when a return stores anything else.
+StoredCallable singleReturnedCallable(const FunctionDecl *FD);
 
 /// Whether every caller of \p FD sees its definition, so that its return
 /// type can be deduced (`auto`): inline, a template, internal linkage, or
