@@ -9,7 +9,8 @@
 //    (never reassigned, never asked for `bool`, never bound to a non-const
 //    reference);
 //  * the std::function result of an rrule-style function whose returns all
-//    produce the same lambda, when callers see the definition;
+//    produce the same lambda (or function objects of one class), when
+//    callers see the definition;
 //  * the std::pair / std::tuple an rrule returns its pullback in, when the
 //    return can deduce the element types (a struct's member is reported
 //    without a fix).
