@@ -295,12 +295,13 @@ void ErasedPullbackStorageCheck::noteCallsItself(const FunctionDecl *Fn) {
       << Fn;
 }
 
-void ErasedPullbackStorageCheck::noteCallersSeeDeclaration(const FunctionDecl *Fn) {
+void ErasedPullbackStorageCheck::noteCallersSeeDeclaration(const FunctionDecl *Fn,
+                                                           bool FunctionObject) {
   diag(Fn->getLocation(),
        "callers in other translation units see only the declaration of %0; "
-       "define it inline (in a header) to return the closure type",
+       "define it inline (in a header) to return the %select{closure|object's}1 type",
        DiagnosticIDs::Note)
-      << Fn;
+      << Fn << FunctionObject;
 }
 
 void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
@@ -336,7 +337,7 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
   }
   if (!callersSeeDefinition(Fn)) {
     Report();
-    noteCallersSeeDeclaration(Fn);
+    noteCallersSeeDeclaration(Fn, !Callable.Lambda);
     return;
   }
   if (Callable.isMutable()) {
@@ -469,7 +470,7 @@ void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) 
   } else if (callsItself(Fn)) {
     Reason = [=] { noteCallsItself(Fn); };
   } else if (!callersSeeDefinition(Fn)) {
-    Reason = [=] { noteCallersSeeDeclaration(Fn); };
+    Reason = [=] { noteCallersSeeDeclaration(Fn, false); };
   } else if (!resultTypeEditable(Fn)) {
     // A result type written by a macro: no fix, as for checkReturnType.
   } else if (Returns.size() != 1) {

@@ -52,7 +52,7 @@ private:
   /// share its state, conversions of the closure would copy it.
   void noteMutableClosure(const StoredCallable &Callable);
   void noteCallsItself(const FunctionDecl *Fn);
-  void noteCallersSeeDeclaration(const FunctionDecl *Fn);
+  void noteCallersSeeDeclaration(const FunctionDecl *Fn, bool FunctionObject);
   /// Why the closure type would change what calls compute, at the lambda
   /// or the function object.
   void noteSignature(const StoredCallable &Callable, QualType Wrapper, llvm::StringRef Why);
