@@ -64,34 +64,32 @@ bool isStdFunction(const FunctionDecl *FD, std::initializer_list<llvm::StringRef
          llvm::is_contained(Names, FD->getName());
 }
 
+/// What \p E (stripped) converts or moves into a callable: the operand of
+/// `std::function<...>(f)`, of a one-argument constructor call (the
+/// conversion into the wrapper), of std::move. Null for anything else.
+static const Expr *convertedOperand(const Expr *E) {
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+    return Cast->getSubExpr();
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+    return Construct->getNumArgs() == 1 ? Construct->getArg(0) : nullptr;
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return isStdFunction(Call->getDirectCallee(), {"move"}) && Call->getNumArgs() == 1
+               ? Call->getArg(0)
+               : nullptr;
+  return nullptr;
+}
+
 const LambdaExpr *lambdaOf(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
     E = stripTemporaries(E);
     if (const auto *Lambda = dyn_cast<LambdaExpr>(E))
       return Lambda;
-    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E)) {
-      E = Cast->getSubExpr();
-      continue;
-    }
-    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
-      // std::function<...>(lambda), std::move(lambda) into a callable.
-      E = Construct->getNumArgs() == 1 ? Construct->getArg(0) : nullptr;
-      continue;
-    }
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
       const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
       E = Var && Var->isLocalVarDecl() ? Var->getInit() : nullptr;
       continue;
     }
-    if (const auto *Call = dyn_cast<CallExpr>(E)) {
-      // std::move(pullback)
-      const FunctionDecl *Callee = Call->getDirectCallee();
-      E = isStdFunction(Callee, {"move"}) && Call->getNumArgs() == 1
-              ? Call->getArg(0)
-              : nullptr;
-      continue;
-    }
-    return nullptr;
+    E = convertedOperand(E);
   }
   return nullptr;
 }
@@ -130,18 +128,7 @@ StoredCallable storedCallableOf(const Expr *E, QualType Wrapper) {
     E = stripTemporaries(E);
     if (functionObjectClass(E->getType(), Wrapper))
       return {E, nullptr};
-    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E)) {
-      E = Cast->getSubExpr();
-    } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
-      // The conversion into the wrapper: std::function<...>(object).
-      E = Construct->getNumArgs() == 1 ? Construct->getArg(0) : nullptr;
-    } else if (const auto *Call = dyn_cast<CallExpr>(E)) {
-      E = isStdFunction(Call->getDirectCallee(), {"move"}) && Call->getNumArgs() == 1
-              ? Call->getArg(0)
-              : nullptr;
-    } else {
-      return {};
-    }
+    E = convertedOperand(E);
   }
   return {};
 }
@@ -372,14 +359,15 @@ bool callerRebuildsWrapper(const FunctionDecl *Fn) {
 
 bool closureResultBecomesAuto(const FunctionDecl *FD, const PullbackNaming &Naming) {
   const SourceManager &SM = FD->getASTContext().getSourceManager();
-  return !FD->isTemplateInstantiation() &&
-         !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())) &&
-         (Naming.isPullback(*FD) || Naming.isRRule(*FD)) &&
-         singleReturnedCallable(FD) && callersSeeDefinition(FD) &&
-         resultTypeEditable(FD) && !isVirtualMethod(FD) && !callsItself(FD) &&
-         !closureSignatureDiffers(FD->getReturnType(), singleReturnedCallable(FD),
-                                  nullptr) &&
-         !singleReturnedCallable(FD).isMutable() && !callerRebuildsWrapper(FD);
+  if (FD->isTemplateInstantiation() ||
+      SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())) ||
+      !(Naming.isPullback(*FD) || Naming.isRRule(*FD)))
+    return false;
+  StoredCallable Callable = singleReturnedCallable(FD);
+  return Callable && callersSeeDefinition(FD) && resultTypeEditable(FD) &&
+         !isVirtualMethod(FD) && !callsItself(FD) &&
+         !closureSignatureDiffers(FD->getReturnType(), Callable, nullptr) &&
+         !Callable.isMutable() && !callerRebuildsWrapper(FD);
 }
 
 bool callsItself(const FunctionDecl *FD) {
