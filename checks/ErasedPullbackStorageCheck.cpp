@@ -179,18 +179,26 @@ ErasedPullbackStorageCheck::LocalAnalysis
 ErasedPullbackStorageCheck::analyzeLocal(const VarDecl *Var,
                                          const FunctionDecl *Enclosing) const {
   LocalAnalysis Result;
-  StoredCallable Callable = storedCallableOf(Var->getInit(), Var->getType());
+  // A copy of another wrapper (`Pullback prev = acc;`) holds whatever that
+  // one holds then: not this rule's closure, even where `acc` was
+  // initialised with a lambda.
+  StoredCallable Callable =
+      storedCallableOf(Var->getInit(), Var->getType(), /*WrapperHops=*/0);
   if (Var->getType()->isReferenceType() || !Callable ||
       isErasedCallable(Callable.Made->getType()) ||
       Enclosing->isTemplateInstantiation() || !isErasedCallable(Var->getType()))
     return Result;
-  // A pullback: by name or annotation, or returned by an rrule.
+  // A pullback: by name or annotation, returned by an rrule, or returned by
+  // a function that returns its pullback in an erased callable.
   bool IsPullback = Naming.isPullback(*Var);
   if (!IsPullback && Naming.isRRule(*Enclosing))
     for (const ReturnStmt *Return : returnsOf(Enclosing))
       if (const Expr *Value = Return->getRetValue())
-        for (const Expr *Element : rrulePullbackElements(Value))
+        for (const Expr *Element : elementsOf(returnedAggregate(Value)))
           IsPullback |= localVariableOf(Element) == Var;
+  if (!IsPullback && (Naming.isPullback(*Enclosing) || Naming.isRRule(*Enclosing)) &&
+      isErasedCallable(Enclosing->getReturnType()))
+    IsPullback = returnedLocal(Enclosing) == Var;
   if (!IsPullback)
     return Result;
   Stmt *Body = Enclosing->getBody();
@@ -310,6 +318,15 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
   StoredCallable Callable = singleReturnedCallable(Fn);
   if (!Callable || isErasedCallable(Callable.type()))
     return; // the erasure joins different callables, or holds none
+  // `Pullback back = [...]; return back;`: the result becomes the closure
+  // type only where the local does.
+  const VarDecl *Local = returnedLocal(Fn);
+  std::optional<LocalAnalysis> Held;
+  if (Local) {
+    Held = analyzeLocal(Local, Fn);
+    if (!Held->Reported)
+      return; // the local needs its erasure (reassigned, kept as erased...)
+  }
   std::vector<const ReturnStmt *> Returns = returnsOf(Fn);
   const SourceManager &SM = Fn->getASTContext().getSourceManager();
   SourceRange ReturnType = Fn->getReturnTypeSourceRange();
@@ -343,6 +360,14 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
   if (Callable.isMutable()) {
     Report();
     noteMutableClosure(Callable);
+    return;
+  }
+  if (Held && Held->Fix.empty()) {
+    Report();
+    diag(Local->getLocation(), "no fix: the pullback is held in %0 first, which "
+                               "keeps its erased type",
+         DiagnosticIDs::Note)
+        << Local;
     return;
   }
   // A template that nothing here instantiates to call Fn uses its result
@@ -393,11 +418,11 @@ void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) 
   QualType Result = Fn->getReturnType().getUnqualifiedType();
   if (!Result->getAsCXXRecordDecl())
     return;
-  // Each element of a returned pair, tuple or struct that holds a lambda in
-  // an erased callable.
+  // Each element of a returned pair, tuple or struct that holds a lambda or
+  // a function object in an erased callable.
   struct Held {
     const Expr *Element;
-    const LambdaExpr *Lambda;
+    StoredCallable Callable;
     QualType Slot;
     const FieldDecl *Field;
     /// An erased local on the way (`std::function<...> back = ...;`), and
@@ -417,10 +442,12 @@ void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) 
     Aggregate = returnedAggregate(Value);
     Elements = elementsOf(Aggregate);
     for (unsigned I = 0; I < Elements.size(); ++I) {
-      const LambdaExpr *Lambda = lambdaOf(Elements[I]);
       const FieldDecl *Field = nullptr;
       QualType Slot = slotType(Result, I, Field);
-      if (!Lambda || Slot.isNull() || !isErasedCallable(Slot))
+      if (Slot.isNull() || !isErasedCallable(Slot))
+        continue;
+      StoredCallable Callable = storedCallableOf(Elements[I], Slot);
+      if (!Callable || isErasedCallable(Callable.type()))
         continue;
       const VarDecl *Local = localVariableOf(Elements[I]);
       if (Local && !isErasedCallable(Local->getType()))
@@ -432,16 +459,17 @@ void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) 
           continue; // the local needs its erasure
         LocalFixed = !Analysis.Fix.empty();
       }
-      Pullbacks.push_back({Elements[I], Lambda, Slot, Field, Local, LocalFixed});
+      Pullbacks.push_back({Elements[I], Callable, Slot, Field, Local, LocalFixed});
     }
   }
   if (Pullbacks.empty())
     return;
   const Held &First = Pullbacks.front();
-  auto Report = [this, Fn, Result, Slot = First.Slot] {
-    return diag(Fn->getLocation(), "%0 returns its pullback in %1 as %2; its "
-                                   "closure type would do")
-           << Fn << Result << Slot;
+  auto Report = [this, Fn, Result, Slot = First.Slot, Callable = First.Callable] {
+    return diag(Fn->getLocation(), "%0 returns its pullback in %1 as %2; %select{its "
+                                   "closure type|the type of the function object "
+                                   "it returns, %4,}3 would do")
+           << Fn << Result << Slot << !Callable.Lambda << Callable.type();
   };
   auto NoFix = [this](SourceLocation Loc, llvm::StringRef Why) {
     return diag(Loc, Why, DiagnosticIDs::Note);
@@ -486,10 +514,10 @@ void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) 
                                "C++17")
           << Kind;
     };
-  } else if (First.Lambda->isMutable()) {
-    Reason = [=] { noteMutableClosure(StoredCallable{First.Lambda, First.Lambda}); };
-  } else if (auto Differs = closureSignatureDiffers(First.Slot, First.Lambda, nullptr)) {
-    Reason = [=] { noteSignature(StoredCallable{First.Lambda, First.Lambda}, First.Slot, *Differs); };
+  } else if (First.Callable.isMutable()) {
+    Reason = [=] { noteMutableClosure(First.Callable); };
+  } else if (auto Differs = closureSignatureDiffers(First.Slot, First.Callable, nullptr)) {
+    Reason = [=] { noteSignature(First.Callable, First.Slot, *Differs); };
   } else if (First.Local && !First.LocalFixed) {
     Reason = [=, Local = First.Local] {
       NoFix(Local->getLocation(), "no fix: the pullback is held in %0 first, "

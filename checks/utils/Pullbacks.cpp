@@ -79,14 +79,27 @@ static const Expr *convertedOperand(const Expr *E) {
   return nullptr;
 }
 
-const LambdaExpr *lambdaOf(const Expr *E) {
+/// Whether \p Var's own type is a closure type (`auto back = [...]`, a
+/// reference to one, or still undeduced in a template): the lambda is what
+/// the variable holds, whatever happens to it later.
+static bool holdsClosure(const VarDecl *Var) {
+  QualType T = Var->getType().getNonReferenceType();
+  if (T->isDependentType() || T->isUndeducedType())
+    return true;
+  const CXXRecordDecl *Class = T->getAsCXXRecordDecl();
+  return Class && Class->isLambda();
+}
+
+const LambdaExpr *lambdaOf(const Expr *E, unsigned WrapperHops) {
   for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
     E = stripTemporaries(E);
     if (const auto *Lambda = dyn_cast<LambdaExpr>(E))
       return Lambda;
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
       const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-      E = Var && Var->isLocalVarDecl() ? Var->getInit() : nullptr;
+      bool Follow = Var && Var->isLocalVarDecl() &&
+                    (holdsClosure(Var) || WrapperHops-- > 0);
+      E = Follow ? Var->getInit() : nullptr;
       continue;
     }
     E = convertedOperand(E);
@@ -115,19 +128,26 @@ static const CXXRecordDecl *functionObjectClass(QualType T, QualType Wrapper) {
   Class = Class->getDefinition();
   if (Class->getASTContext().getSourceManager().isInSystemHeader(Class->getLocation()))
     return nullptr;
-  if (const CXXRecordDecl *Own = Wrapper.getNonReferenceType()->getAsCXXRecordDecl();
+  if (const CXXRecordDecl *Own =
+          Wrapper.isNull() ? nullptr : Wrapper.getNonReferenceType()->getAsCXXRecordDecl();
       Own && Own->getCanonicalDecl() == Class->getCanonicalDecl())
     return nullptr;
   return ownCallOperators(Class).empty() ? nullptr : Class;
 }
 
-StoredCallable storedCallableOf(const Expr *E, QualType Wrapper) {
-  if (const LambdaExpr *Lambda = lambdaOf(E))
+StoredCallable storedCallableOf(const Expr *E, QualType Wrapper, unsigned WrapperHops) {
+  if (const LambdaExpr *Lambda = lambdaOf(E, WrapperHops))
     return {Lambda, Lambda};
   for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
     E = stripTemporaries(E);
     if (functionObjectClass(E->getType(), Wrapper))
       return {E, nullptr};
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      // A wrapper local on the way (`Pullback back = MulBackward{w};`).
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      E = Var && Var->isLocalVarDecl() && WrapperHops-- > 0 ? Var->getInit() : nullptr;
+      continue;
+    }
     E = convertedOperand(E);
   }
   return {};
@@ -252,6 +272,15 @@ const VarDecl *localVariableOf(const Expr *E) {
   return Var && Var->isLocalVarDecl() ? Var : nullptr;
 }
 
+const VarDecl *returnedLocal(const FunctionDecl *FD) {
+  for (const ReturnStmt *Return : returnsOf(FD))
+    if (const VarDecl *Var =
+            Return->getRetValue() ? localVariableOf(Return->getRetValue()) : nullptr;
+        Var && !holdsClosure(Var))
+      return Var;
+  return nullptr;
+}
+
 namespace {
 class ReturnCollector : public RecursiveASTVisitor<ReturnCollector> {
 public:
@@ -364,6 +393,13 @@ bool closureResultBecomesAuto(const FunctionDecl *FD, const PullbackNaming &Nami
       !(Naming.isPullback(*FD) || Naming.isRRule(*FD)))
     return false;
   StoredCallable Callable = singleReturnedCallable(FD);
+  // `Pullback back = [...]; return back;`: only where the local becomes
+  // `auto` too (the storage check's rule for locals, which finds it a
+  // pullback because it is returned).
+  if (const VarDecl *Local = returnedLocal(FD);
+      Local && (!closureUses(Local, FD->getBody()).OnlyClosureUses ||
+                declaredTogetherWith(Local, FD->getBody()) || !writtenTypeRange(Local)))
+    return false;
   return Callable && callersSeeDefinition(FD) && resultTypeEditable(FD) &&
          !isVirtualMethod(FD) && !callsItself(FD) &&
          !closureSignatureDiffers(FD->getReturnType(), Callable, nullptr) &&

@@ -84,9 +84,13 @@ AST_MATCHER_P(NamedDecl, rruleDecl, const PullbackNaming *, Naming) {
 }
 
 /// The lambda an expression evaluates to, looking through conversions to an
-/// erased callable, temporaries, casts and a local variable initialised with
-/// a lambda. Null when it is not a lambda.
-const LambdaExpr *lambdaOf(const Expr *E);
+/// erased callable, temporaries, casts and local variables initialised with
+/// it. Null when it is not a lambda. A variable that holds the closure itself
+/// (`auto back = [...]`) is always followed; at most \p WrapperHops
+/// variables of another type (`Pullback pb = [...]`, whose own rule decides
+/// whether it becomes `auto`). `Pullback b = a;` where `a` is such a wrapper
+/// holds whatever `a` holds then, and two hops reach no closure type.
+const LambdaExpr *lambdaOf(const Expr *E, unsigned WrapperHops = 1);
 
 /// What an erased callable is initialised from where the callable's own type
 /// could replace the wrapper: a lambda (lambdaOf), or an object of a user's
@@ -94,7 +98,7 @@ const LambdaExpr *lambdaOf(const Expr *E);
 /// `MulBackward(w)`, a local of that class), through the conversion into the
 /// wrapper and std::move. Classes of the standard library (std::bind's
 /// result, std::reference_wrapper), of system headers and \p Wrapper's own
-/// class are not function objects here.
+/// class are not function objects here. \p WrapperHops as for lambdaOf.
 struct StoredCallable {
   /// The lambda, or the expression that makes or names the object.
   const Expr *Made = nullptr;
@@ -110,7 +114,8 @@ struct StoredCallable {
   /// The closure type or the object's class, as a type.
   QualType type() const;
 };
-StoredCallable storedCallableOf(const Expr *Init, QualType Wrapper);
+StoredCallable storedCallableOf(const Expr *Init, QualType Wrapper,
+                                unsigned WrapperHops = 1);
 
 /// The elements of an aggregate-like expression: a braced list, the
 /// arguments of a constructor call (pair, tuple, struct), or of
@@ -137,6 +142,10 @@ const NamedDecl *declaredTogetherWith(const VarDecl *Var, const Stmt *Body);
 /// The local variable \p E names (through std::move and a copy or move of
 /// it), or null.
 const VarDecl *localVariableOf(const Expr *E);
+
+/// The first local variable a return statement of \p FD returns whose type
+/// is not a closure type (`Pullback back = [...]; return back;`), or null.
+const VarDecl *returnedLocal(const FunctionDecl *FD);
 
 /// The return statements of a function body, not those of nested lambdas
 /// or local classes.
