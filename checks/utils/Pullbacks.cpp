@@ -80,14 +80,14 @@ static const Expr *convertedOperand(const Expr *E) {
 }
 
 /// Whether \p Var's own type is a closure type (`auto back = [...]`, a
-/// reference to one, or still undeduced in a template): the lambda is what
-/// the variable holds, whatever happens to it later.
+/// reference to one, or `auto` still undeduced in a template): the lambda is
+/// what the variable holds, whatever happens to it later. A dependent
+/// wrapper (`std::function<T(T)>`) is not.
 static bool holdsClosure(const VarDecl *Var) {
   QualType T = Var->getType().getNonReferenceType();
-  if (T->isDependentType() || T->isUndeducedType())
-    return true;
-  const CXXRecordDecl *Class = T->getAsCXXRecordDecl();
-  return Class && Class->isLambda();
+  if (const CXXRecordDecl *Class = T->getAsCXXRecordDecl())
+    return Class->isLambda();
+  return T->isUndeducedType();
 }
 
 const LambdaExpr *lambdaOf(const Expr *E, unsigned WrapperHops) {
