@@ -176,8 +176,8 @@ void ErasedPullbackStorageCheck::check(const MatchFinder::MatchResult &Result) {
 }
 
 ErasedPullbackStorageCheck::LocalAnalysis
-ErasedPullbackStorageCheck::analyzeLocal(const VarDecl *Var,
-                                         const FunctionDecl *Enclosing) const {
+ErasedPullbackStorageCheck::analyzeLocal(const VarDecl *Var, const FunctionDecl *Enclosing,
+                                         bool WithFix) const {
   LocalAnalysis Result;
   // A copy of another wrapper (`Pullback prev = acc;`) holds whatever that
   // one holds then: not this rule's closure, even where `acc` was
@@ -218,8 +218,22 @@ ErasedPullbackStorageCheck::analyzeLocal(const VarDecl *Var,
       Result.Fix.push_back(*Drop);
   } else if (Type) {
     Result.DeclaredWith = declaredTogetherWith(Var, Body);
-    if (!Result.DeclaredWith) {
-      Result.Fix.push_back(replacementApart(*Type, "auto", SM, getLangOpts()));
+    // Declared with others: a declaration of its own, where none of the
+    // others is reported too (each fix would split the statement its way).
+    std::optional<std::vector<FixItHint>> Split;
+    if (Result.DeclaredWith && WithFix &&
+        llvm::none_of(declarationStatementOf(Var, Body)->decls(), [&](const Decl *D) {
+          const auto *Other = dyn_cast<VarDecl>(D);
+          return Other && Other != Var && analyzeLocal(Other, Enclosing, false).Reported;
+        }))
+      Split = splitDeclaration(Var, Body, "auto", SM, getLangOpts());
+    if (Split)
+      Result.DeclaredWith = nullptr;
+    if (!Result.DeclaredWith && WithFix) {
+      if (Split)
+        Result.Fix = std::move(*Split);
+      else
+        Result.Fix.push_back(replacementApart(*Type, "auto", SM, getLangOpts()));
       // `Pullback pb = Pullback(lambda);` would stay erased with `auto`.
       std::optional<FixItHint> Drop;
       if (isErasedCallable(stripTemporaries(Var->getInit())->getType()))

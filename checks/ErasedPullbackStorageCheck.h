@@ -40,7 +40,9 @@ private:
     const NamedDecl *DeclaredWith = nullptr;
     std::vector<FixItHint> Fix;
   };
-  LocalAnalysis analyzeLocal(const VarDecl *Var, const FunctionDecl *Enclosing) const;
+  /// Whether \p Var is reported, and (with \p WithFix) its fix.
+  LocalAnalysis analyzeLocal(const VarDecl *Var, const FunctionDecl *Enclosing,
+                             bool WithFix = true) const;
   void checkLocal(const VarDecl *Var, const FunctionDecl *Enclosing);
   void checkReturnedAggregate(const FunctionDecl *Fn);
   void checkReturnType(const FunctionDecl *Fn);

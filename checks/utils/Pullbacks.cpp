@@ -220,8 +220,6 @@ std::optional<CharSourceRange> writtenTypeRange(const VarDecl *Var) {
   return CharSourceRange::getTokenRange(Range);
 }
 
-namespace {
-/// The declaration statement in \p Body that declares \p Var.
 const DeclStmt *declarationStatementOf(const VarDecl *Var, const Stmt *Body) {
   const DeclStmt *Found = nullptr;
   struct Finder : RecursiveASTVisitor<Finder> {
@@ -237,11 +235,88 @@ const DeclStmt *declarationStatementOf(const VarDecl *Var, const Stmt *Body) {
   F.TraverseStmt(const_cast<Stmt *>(Body));
   return Found;
 }
-} // namespace
 
 bool isOnlyDeclarationInStatement(const VarDecl *Var, const Stmt *Body) {
   const DeclStmt *S = declarationStatementOf(Var, Body);
   return S && S->isSingleDecl();
+}
+
+std::optional<std::vector<FixItHint>> splitDeclaration(const VarDecl *Var, const Stmt *Body,
+                                                       llvm::StringRef NewType,
+                                                       const SourceManager &SM,
+                                                       const LangOptions &LO) {
+  const DeclStmt *S = declarationStatementOf(Var, Body);
+  std::optional<CharSourceRange> Type = writtenTypeRange(Var);
+  if (!S || S->isSingleDecl() || !Type)
+    return std::nullopt;
+  // Only a statement of its own in a block: in `for (...; ...)` or
+  // `if (...; c)` a `;` would end the init.
+  struct InBlock : RecursiveASTVisitor<InBlock> {
+    const DeclStmt *S;
+    bool Found = false;
+    bool VisitCompoundStmt(CompoundStmt *Block) {
+      Found |= llvm::is_contained(Block->body(), S);
+      return !Found;
+    }
+  } Finder;
+  Finder.S = S;
+  Finder.TraverseStmt(const_cast<Stmt *>(Body));
+  if (!Finder.Found)
+    return std::nullopt;
+  // Every declarator exactly the shared type (no `*p`, `&r`, `a[2]`), and
+  // nothing written by a macro.
+  std::vector<const VarDecl *> Vars;
+  for (const Decl *D : S->decls()) {
+    const auto *Other = dyn_cast<VarDecl>(D);
+    if (!Other || Other->getType() != Var->getType() || Other->getBeginLoc().isMacroID() ||
+        Other->getEndLoc().isMacroID() || Other->getLocation().isMacroID())
+      return std::nullopt;
+    Vars.push_back(Other);
+  }
+  if (S->getBeginLoc().isMacroID() ||
+      SM.isBeforeInTranslationUnit(Type->getBegin(), S->getBeginLoc()))
+    return std::nullopt;
+  // The declaration specifiers every declarator shares (`const Pullback`),
+  // and Var's own with the type replaced (`const auto`).
+  bool Invalid = false;
+  llvm::StringRef Specifiers = Lexer::getSourceText(
+      CharSourceRange::getCharRange(S->getBeginLoc(), Vars.front()->getLocation()), SM, LO,
+      &Invalid);
+  llvm::StringRef Before = Lexer::getSourceText(
+      CharSourceRange::getCharRange(S->getBeginLoc(), Type->getBegin()), SM, LO, &Invalid);
+  llvm::StringRef After = Lexer::getSourceText(
+      CharSourceRange::getCharRange(Lexer::getLocForEndOfToken(Type->getEnd(), 0, SM, LO),
+                                    Vars.front()->getLocation()),
+      SM, LO, &Invalid);
+  if (Invalid || Specifiers.contains(',') || Specifiers.contains('['))
+    return std::nullopt;
+  std::string Shared = Specifiers.rtrim().str();
+  std::string Own = llvm::StringRef((Before + NewType + After).str()).rtrim().str();
+  // The comma after each declarator, which becomes `;` and the next one's
+  // specifiers.
+  auto CommaAfter = [&](const VarDecl *D) -> std::optional<CharSourceRange> {
+    std::optional<Token> Next = Lexer::findNextToken(D->getEndLoc(), SM, LO);
+    if (!Next || !Next->is(tok::comma) || Next->getLocation().isMacroID())
+      return std::nullopt;
+    return CharSourceRange::getTokenRange(Next->getLocation(), Next->getLocation());
+  };
+  std::vector<FixItHint> Fix;
+  auto Index = llvm::find(Vars, Var) - Vars.begin();
+  if (Index == 0) {
+    Fix.push_back(FixItHint::CreateReplacement(*Type, NewType));
+  } else {
+    std::optional<CharSourceRange> Comma = CommaAfter(Vars[Index - 1]);
+    if (!Comma)
+      return std::nullopt;
+    Fix.push_back(FixItHint::CreateReplacement(*Comma, "; " + Own));
+  }
+  if (Index + 1 < static_cast<long>(Vars.size())) {
+    std::optional<CharSourceRange> Comma = CommaAfter(Var);
+    if (!Comma)
+      return std::nullopt;
+    Fix.push_back(FixItHint::CreateReplacement(*Comma, "; " + Shared));
+  }
+  return Fix;
 }
 
 const NamedDecl *declaredTogetherWith(const VarDecl *Var, const Stmt *Body) {

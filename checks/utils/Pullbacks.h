@@ -139,6 +139,21 @@ bool isOnlyDeclarationInStatement(const VarDecl *Var, const Stmt *Body);
 /// null when it is declared alone.
 const NamedDecl *declaredTogetherWith(const VarDecl *Var, const Stmt *Body);
 
+/// The declaration statement in \p Body that declares \p Var, or null.
+const DeclStmt *declarationStatementOf(const VarDecl *Var, const Stmt *Body);
+
+/// The edits that give \p Var, declared in one statement with others
+/// (`Pullback a = f, pb = g, c = h;`), a declaration of its own with
+/// \p NewType for its written type (`Pullback a = f; auto pb = g; Pullback c
+/// = h;`): each comma around it becomes `;` and the declaration specifiers.
+/// Nullopt where a `;` would not end a statement (a `for` or `if` init),
+/// where a declarator adds to the type (`*p`, `&r`, `a[2]`), or where a
+/// macro wrote any of it.
+std::optional<std::vector<FixItHint>> splitDeclaration(const VarDecl *Var, const Stmt *Body,
+                                                       llvm::StringRef NewType,
+                                                       const SourceManager &SM,
+                                                       const LangOptions &LO);
+
 /// The local variable \p E names (through std::move and a copy or move of
 /// it), or null.
 const VarDecl *localVariableOf(const Expr *E);
