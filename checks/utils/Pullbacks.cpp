@@ -278,17 +278,19 @@ std::optional<std::vector<FixItHint>> splitDeclaration(const VarDecl *Var, const
     return std::nullopt;
   // The declaration specifiers every declarator shares (`const Pullback`),
   // and Var's own with the type replaced (`const auto`).
-  bool Invalid = false;
+  // (Each call sets its own flag: a later success would clear a shared one.)
+  bool Invalid[3] = {false, false, false};
   llvm::StringRef Specifiers = Lexer::getSourceText(
       CharSourceRange::getCharRange(S->getBeginLoc(), Vars.front()->getLocation()), SM, LO,
-      &Invalid);
+      &Invalid[0]);
   llvm::StringRef Before = Lexer::getSourceText(
-      CharSourceRange::getCharRange(S->getBeginLoc(), Type->getBegin()), SM, LO, &Invalid);
+      CharSourceRange::getCharRange(S->getBeginLoc(), Type->getBegin()), SM, LO, &Invalid[1]);
   llvm::StringRef After = Lexer::getSourceText(
       CharSourceRange::getCharRange(Lexer::getLocForEndOfToken(Type->getEnd(), 0, SM, LO),
                                     Vars.front()->getLocation()),
-      SM, LO, &Invalid);
-  if (Invalid || Specifiers.contains(',') || Specifiers.contains('['))
+      SM, LO, &Invalid[2]);
+  // An attribute (`[[maybe_unused]]`) is left to the user to place.
+  if (llvm::is_contained(Invalid, true) || Specifiers.contains('['))
     return std::nullopt;
   std::string Shared = Specifiers.rtrim().str();
   std::string Own = llvm::StringRef((Before + NewType + After).str()).rtrim().str();
