@@ -128,8 +128,7 @@ static const CXXRecordDecl *functionObjectClass(QualType T, QualType Wrapper) {
   Class = Class->getDefinition();
   if (Class->getASTContext().getSourceManager().isInSystemHeader(Class->getLocation()))
     return nullptr;
-  if (const CXXRecordDecl *Own =
-          Wrapper.isNull() ? nullptr : Wrapper.getNonReferenceType()->getAsCXXRecordDecl();
+  if (const CXXRecordDecl *Own = Wrapper.getNonReferenceType()->getAsCXXRecordDecl();
       Own && Own->getCanonicalDecl() == Class->getCanonicalDecl())
     return nullptr;
   return ownCallOperators(Class).empty() ? nullptr : Class;
