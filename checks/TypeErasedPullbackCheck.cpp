@@ -763,27 +763,45 @@ private:
 
 namespace {
 
+/// A local whose type is deduced from its initialiser: the name the code
+/// uses (\p Named: the variable, or one of the structured bindings of
+/// \p Var) and the variable the initialiser belongs to.
+struct DeducedLocal {
+  const ValueDecl *Named = nullptr;
+  const VarDecl *Var = nullptr;
+  explicit operator bool() const { return Named != nullptr; }
+};
+
 /// The local \p E names when its type was deduced from its initialiser
 /// (`auto g = pb(dy);`, or a reference bound to the temporary result:
-/// `auto &&g = pb(dy);`, `const auto &g = pb(dy);`): it takes the concrete
-/// type once the pullback has it. A local declared with the erased type
-/// keeps it (the concrete value converts into it), and so do its casts.
-const VarDecl *deducedLocal(const Expr *E) {
+/// `auto &&g = pb(dy);`, `const auto &g = pb(dy);`; a structured binding
+/// of one, `auto [a, b] = pb(dy);`, names one of its elements): it takes
+/// the concrete type once the pullback has it. A local declared with the
+/// erased type keeps it (the concrete value converts into it), and so do
+/// its casts.
+DeducedLocal deducedLocal(const Expr *E) {
   const auto *Ref = dyn_cast<DeclRefExpr>(stripTemporaries(E));
-  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Ref)
+    return {};
+  const auto *Binding = dyn_cast<BindingDecl>(Ref->getDecl());
+  const auto *Var = Binding ? dyn_cast_or_null<VarDecl>(Binding->getDecomposedDecl())
+                            : dyn_cast<VarDecl>(Ref->getDecl());
   if (!Var || !Var->isLocalVarDecl() || !Var->getType()->getContainedDeducedType() ||
       !Var->getInit())
-    return nullptr;
+    return {};
   if (Var->getType()->isReferenceType() && !stripTemporaries(Var->getInit())->isPRValue())
-    return nullptr;
-  return Var;
+    return {};
+  return {Binding ? static_cast<const ValueDecl *>(Binding) : Var, Var};
 }
 
 /// The call an std::any_cast's operand goes back to: `pb(dy)`,
-/// `pb(dy)[0]`, `std::get<0>(pb(dy))`, the address of one of these (`&g`,
-/// the pointer form), a local whose type is deduced from one, or
-/// `std::move` of one. \p MapSubscript is set to a map's `m[k]` on the way.
-const CallExpr *castOperandSource(const Expr *E, const Expr **MapSubscript = nullptr) {
+/// `pb(dy)[0]`, `std::get<0>(pb(dy))`, `pb(dy).first`, the address of one
+/// of these (`&g`, the pointer form), a local whose type is deduced from
+/// one (a structured binding of one included), or `std::move` of one.
+/// \p MapSubscript is set to a map's `m[k]` on the way; the locals passed
+/// through are added to \p Locals.
+const CallExpr *castOperandSource(const Expr *E, const Expr **MapSubscript = nullptr,
+                                  llvm::SmallVectorImpl<DeducedLocal> *Locals = nullptr) {
   for (unsigned Depth = 0; E && Depth < 6; ++Depth) {
     E = stripTemporaries(E);
     if (const auto *AddrOf = dyn_cast<UnaryOperator>(E);
@@ -803,13 +821,20 @@ const CallExpr *castOperandSource(const Expr *E, const Expr **MapSubscript = nul
                llvm::is_contained({"at", "front", "back"}, Element->getMethodDecl()->getName())) {
       // `g.at(1)`, `g.front()`: an element, as `g[1]` is.
       E = Element->getImplicitObjectArgument();
+    } else if (const auto *Member = dyn_cast<MemberExpr>(E);
+               Member && !Member->isArrow() &&
+               containerKind(Member->getBase()->getType()) == ContainerKind::Pair) {
+      // `g.first`, `g.second`: an element, as `std::get<0>(g)` is.
+      E = Member->getBase();
     } else if (const auto *Call = dyn_cast<CallExpr>(E);
                Call && isStdFunction(Call->getDirectCallee(), {"get", "move", "forward"}) &&
                Call->getNumArgs() == 1) {
       E = Call->getArg(0);
     } else if (isa<DeclRefExpr>(E)) {
-      const VarDecl *Var = deducedLocal(E);
-      E = Var ? Var->getInit() : nullptr;
+      DeducedLocal Local = deducedLocal(E);
+      if (Local && Locals)
+        Locals->push_back(Local);
+      E = Local ? Local.Var->getInit() : nullptr;
     } else {
       return dyn_cast<CallExpr>(E);
     }
@@ -1118,11 +1143,13 @@ void TypeErasedPullbackCheck::finishTranslationUnit() {
   // `g.has_value()` with `auto g = pb(dy);` is true once g holds the
   // concrete result: every return of the pullback produces one. (Not on
   // the call itself: `pb(dy).has_value()` would drop the call.)
+  // (Not of a structured binding: it holds one element of the result.)
   for (const CallExpr *Asked : Queries) {
     const auto *Member = dyn_cast<CXXMemberCallExpr>(Asked);
-    if (const VarDecl *Var =
-            deducedLocal(Member ? Member->getImplicitObjectArgument() : Asked->getArg(0)))
-      if (const auto *Source = dyn_cast<CallExpr>(stripTemporaries(Var->getInit())))
+    if (DeducedLocal Local =
+            deducedLocal(Member ? Member->getImplicitObjectArgument() : Asked->getArg(0));
+        Local && Local.Named == Local.Var)
+      if (const auto *Source = dyn_cast<CallExpr>(stripTemporaries(Local.Var->getInit())))
         if (const FunctionDecl *Callee = calledFunction(Source))
           QueriesOf[Callee].push_back(Asked);
   }
@@ -1134,8 +1161,8 @@ void TypeErasedPullbackCheck::finishTranslationUnit() {
         Moved && Moved->getNumArgs() == 1 &&
         isStdFunction(Moved->getDirectCallee(), {"move", "forward"}))
       Visited = stripTemporaries(Moved->getArg(0));
-    if (const VarDecl *Var = deducedLocal(Visited))
-      Visited = stripTemporaries(Var->getInit());
+    if (DeducedLocal Local = deducedLocal(Visited); Local && Local.Named == Local.Var)
+      Visited = stripTemporaries(Local.Var->getInit());
     if (const auto *Source = dyn_cast<CallExpr>(Visited))
       if (const FunctionDecl *Callee = calledFunction(Source))
         VisitsOf[Callee].push_back(Visit);
@@ -1428,18 +1455,18 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
   if (const Expr *Call = dependentCalls(*Context).uninstantiatedCallOf(Fn))
     return Fail(Call, DependentCalls::uncheckedResultNote(Fn));
   const SourceManager &SM = Context->getSourceManager();
-  // Why the local \p Var may hold something else at \p At than the
+  // Why the local \p Local may hold something else at \p At than the
   // pullback's result (none: it holds that). Its changing uses are looked
   // up once per local.
-  llvm::DenseMap<const VarDecl *, std::vector<Change>> ChangesOf;
+  llvm::DenseMap<const ValueDecl *, std::vector<Change>> ChangesOf;
   auto ParentOf = [&](const Stmt *S) { return statementParent(*Context, S); };
-  auto ChangedBefore = [&](const VarDecl *Var, const Expr *At) -> std::optional<std::string> {
-    auto [It, New] = ChangesOf.try_emplace(Var);
+  auto ChangedBefore = [&](DeducedLocal Local, const Expr *At) -> std::optional<std::string> {
+    auto [It, New] = ChangesOf.try_emplace(Local.Named);
     if (New)
-      It->second = changesOf(Var);
+      It->second = changesOf(Local.Named);
     for (const Change &Changed : It->second)
-      if (mayRunBefore(Changed.Use, At, Var, SM, ParentOf))
-        return "'" + Var->getName().str() + "' may hold something else by then (" +
+      if (mayRunBefore(Changed.Use, At, Local.Var, SM, ParentOf))
+        return "'" + Local.Named->getName().str() + "' may hold something else by then (" +
                Changed.How + " on line " +
                std::to_string(SM.getExpansionLineNumber(Changed.Use->getBeginLoc())) + ")";
     return std::nullopt;
@@ -1458,15 +1485,16 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
     // `m[k]` of a map inserts an empty std::any for a missing key, and its
     // cast throws; with the concrete type it would insert a value.
     const Expr *MapSubscript = nullptr;
-    castOperandSource(Cast->getArg(0), &MapSubscript);
+    llvm::SmallVector<DeducedLocal, 2> Locals;
+    castOperandSource(Cast->getArg(0), &MapSubscript, &Locals);
     if (MapSubscript)
       return Fail(Cast, "a missing key makes 'operator[]' insert an empty std::any, whose "
                         "cast fails; with the concrete type it would insert a value and the "
                         "fix would drop the check (use 'at')");
-    // A cast checks what the local holds now; moved from, a std::any holds
-    // nothing and the cast fails.
-    if (const VarDecl *Var = deducedLocal(Kept))
-      if (std::optional<std::string> Why = ChangedBefore(Var, Cast))
+    // A cast checks what the local (or its element) holds now; moved from,
+    // a std::any holds nothing and the cast fails.
+    for (DeducedLocal Local : Locals)
+      if (std::optional<std::string> Why = ChangedBefore(Local, Cast))
         return Fail(Cast, *Why +
                               "; the cast checks what it holds, and the fix would drop it");
     if (Deref) {
@@ -1505,9 +1533,9 @@ bool TypeErasedPullbackCheck::callerEdits(const FunctionDecl *Fn, const Concrete
     // The answer is what the pullback's result holds; a local changed
     // since (moved from, assigned) may hold nothing, or something else.
     const auto *Member = dyn_cast<CXXMemberCallExpr>(Asked);
-    if (const VarDecl *Var =
+    if (DeducedLocal Local =
             deducedLocal(Member ? Member->getImplicitObjectArgument() : Asked->getArg(0)))
-      if (std::optional<std::string> Why = ChangedBefore(Var, Asked))
+      if (std::optional<std::string> Why = ChangedBefore(Local, Asked))
         return Fail(Asked, *Why +
                                "; the fix would answer this question for the pullback's own "
                                "result");
@@ -1635,10 +1663,24 @@ const char *howChanges(const Expr *Cur, bool Moved, ASTContext &Ctx, unsigned De
             return howChanges(P, Moved, Ctx, Depth + 1);
           if (Implicit)
             return Implicit->getCastKind() == CK_LValueToRValue && !Moved ? nullptr : "changed";
+          // An element (`g.first`, `g.at(0)`, `g[0]`, `std::get<0>(g)`):
+          // what is done to it is done to g.
           if (const auto *Member = dyn_cast<MemberExpr>(P)) {
+            if (isa<FieldDecl>(Member->getMemberDecl()))
+              return howChanges(P, Moved, Ctx, Depth + 1);
             const auto *Method = dyn_cast<CXXMethodDecl>(Member->getMemberDecl());
+            DynTypedNodeList Above = Ctx.getParents(*P);
+            const auto *Element = Above.size() == 1 ? Above[0].get<CXXMemberCallExpr>() : nullptr;
+            if (Element && Method && Method->getParent()->isInStdNamespace() &&
+                Method->getIdentifier() &&
+                llvm::is_contained({"at", "front", "back"}, Method->getName()))
+              return howChanges(Element, Moved, Ctx, Depth + 1);
             return Method && Method->isConst() ? nullptr : "changed by a member function";
           }
+          if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P);
+              Op && Op->getOperator() == OO_Subscript && Op->getArg(0) == Cur &&
+              containerKind(Cur->getType()) != ContainerKind::Map)
+            return howChanges(P, Moved, Ctx, Depth + 1);
           if (const auto *Address = dyn_cast<UnaryOperator>(P)) {
             if (Address->getOpcode() != UO_AddrOf)
               return "changed";
@@ -1656,6 +1698,10 @@ const char *howChanges(const Expr *Cur, bool Moved, ASTContext &Ctx, unsigned De
             // be modified, never whether or what g holds):
             // `std::any_cast<T>(std::move(g))` moves what g holds out, and
             // g still holds it.
+            if (isStdFunction(Callee, {"get"}) &&
+                llvm::is_contained({ContainerKind::Tuple, ContainerKind::Pair, ContainerKind::Array},
+                                   containerKind(Cur->getType())))
+              return howChanges(P, Moved, Ctx, Depth + 1);
             if (isStdFunction(Callee,
                               {"any_cast", "get", "get_if", "holds_alternative", "visit"}))
               return nullptr;
@@ -1690,14 +1736,14 @@ const char *howChanges(const Expr *Cur, bool Moved, ASTContext &Ctx, unsigned De
 } // namespace
 
 std::vector<TypeErasedPullbackCheck::Change>
-TypeErasedPullbackCheck::changesOf(const VarDecl *Var) const {
-  const auto *Fn = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
+TypeErasedPullbackCheck::changesOf(const ValueDecl *Named) const {
+  const auto *Fn = dyn_cast_or_null<FunctionDecl>(Named->getParentFunctionOrMethod());
   if (!Fn || !Fn->getBody())
     return {};
   using namespace ast_matchers;
   std::vector<Change> Changes;
   for (const BoundNodes &Found :
-       match(findAll(declRefExpr(to(varDecl(equalsNode(Var)))).bind("use")), *Fn->getBody(),
+       match(findAll(declRefExpr(to(valueDecl(equalsNode(Named)))).bind("use")), *Fn->getBody(),
              *Context)) {
     const auto *Use = Found.getNodeAs<DeclRefExpr>("use");
     if (const char *How = howChanges(Use, /*Moved=*/false, *Context))

@@ -70,16 +70,17 @@ private:
                    std::vector<FixItHint> &Hints, FixClaims &Claims,
                    Unrewritten *Skipped = nullptr) const;
 
-  /// The uses of the local \p Var, in the function it is declared in, that
-  /// may empty it or give it another value (`std::move(g)`, an assignment,
-  /// a non-const member function, a non-const reference or pointer to it),
-  /// each with how, in the order written. Reading what it holds, through a
-  /// cast included, does not.
+  /// The uses of the local \p Named (a variable or a structured binding),
+  /// in the function it is declared in, that may empty it or give it
+  /// another value (`std::move(g)`, an assignment, a non-const member
+  /// function, a non-const reference or pointer to it), or do so to one of
+  /// its elements (`std::move(g[0])`), each with how, in the order written.
+  /// Reading what it holds, through a cast included, does not.
   struct Change {
     const Expr *Use = nullptr;
     const char *How = nullptr;
   };
-  std::vector<Change> changesOf(const VarDecl *Var) const;
+  std::vector<Change> changesOf(const ValueDecl *Named) const;
 
   /// Whether the copy the by-value cast \p Cast makes can be told from
   /// the value it copies: it is modified (`std::any_cast<T>(g).scale(2)`,
