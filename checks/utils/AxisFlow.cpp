@@ -749,10 +749,48 @@ std::pair<std::string, SourceLocation> ownState(const FunctionDecl *Def) {
 
 } // namespace
 
+/// Whether the template \p Pattern (a function template's function, a
+/// member of a class template, both) has an explicit instantiation in
+/// this translation unit, a declaration (`extern template`) included: of
+/// itself, or of a class template specialization it is a member of.
+/// Members of a class nested in a class template count as instantiated.
+static bool explicitlyInstantiated(const FunctionDecl *Pattern) {
+  auto Explicit = [](TemplateSpecializationKind K) {
+    return K == TSK_ExplicitInstantiationDeclaration || K == TSK_ExplicitInstantiationDefinition;
+  };
+  auto AnyOf = [&](const FunctionTemplateDecl *FT) {
+    return FT && llvm::any_of(FT->specializations(), [&](const FunctionDecl *S) {
+             return Explicit(S->getTemplateSpecializationKind());
+           });
+  };
+  if (AnyOf(Pattern->getDescribedFunctionTemplate()))
+    return true;
+  const auto *Class = dyn_cast<CXXRecordDecl>(Pattern->getDeclContext());
+  if (!Class || !Class->isDependentContext())
+    return false;
+  const ClassTemplateDecl *CT = Class->getDescribedClassTemplate();
+  if (!CT)
+    return true; // nested in a class template, or a partial specialization
+  for (const ClassTemplateSpecializationDecl *S : CT->specializations()) {
+    if (Explicit(S->getSpecializationKind()))
+      return true;
+    // `template Tensor Layer<float>::forward(const Tensor &, int) const;`
+    for (const NamedDecl *Member : S->lookup(Pattern->getDeclName())) {
+      const auto *M = dyn_cast<FunctionDecl>(Member);
+      if ((M && Explicit(M->getTemplateSpecializationKind())) ||
+          AnyOf(dyn_cast<FunctionTemplateDecl>(Member)))
+        return true;
+    }
+  }
+  return false;
+}
+
 bool calledOnlyInThisFile(const FunctionDecl *FD) {
   if (!FD->isExternallyVisible())
     return true;
-  if (!FD->isInlined())
+  if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+    FD = Pattern;
+  if (!FD->isInlined() && !(FD->isTemplated() && !explicitlyInstantiated(FD)))
     return false;
   const SourceManager &SM = FD->getASTContext().getSourceManager();
   auto InMainFile = [&SM](const Decl *D) {
@@ -937,13 +975,18 @@ FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
   // declaration, so each axis they use gets an explicit instantiation.
   if (Def && !F.Internal &&
       SM.isInMainFile(SM.getExpansionLoc(Def->getLocation()))) {
+    // Other files call it through an explicit instantiation here, or a
+    // declaration in a header.
+    const char *Why = explicitlyInstantiated(Def) ? ", instantiated explicitly for other files"
+                                                  : ", declared in another file";
     if (Def->getDescribedFunctionTemplate()) {
-      F.Blockers.push_back(F.Name + " is a template defined in a source file");
+      F.Blockers.push_back(F.Name + " is a template defined in a source file" + Why);
       return F;
     }
     // Each class specialization would need an instantiation of its own.
     if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && M->getParent()->isDependentContext()) {
-      F.Blockers.push_back(F.Name + " is a member of a class template defined in a source file");
+      F.Blockers.push_back(F.Name + " is a member of a class template defined in a source file" +
+                           Why);
       return F;
     }
     std::string Return = Fixes.sourceText(Def->getReturnTypeSourceRange());

@@ -210,7 +210,12 @@ std::string flowKey(const FunctionDecl *FD);
 /// file: it has internal linkage, or it is inline (declared so, or a member
 /// defined in its class) and declared only in the main file, a member of a
 /// class defined there too. Another file can call an inline function only
-/// with a definition of its own, which the fix leaves as it is.
+/// with a definition of its own, which the fix leaves as it is. A template
+/// (a function template, a member of a class template) defined only in the
+/// main file is the same unless this file instantiates it explicitly:
+/// another file may call an implicit instantiation only where it can see
+/// the definition ([temp.pre]: otherwise ill-formed, no diagnostic
+/// required), and it can see this one only through an explicit one.
 bool calledOnlyInThisFile(const FunctionDecl *FD);
 
 /// Records, in one traversal of \p Ctx's traversal scope outside system
