@@ -763,19 +763,40 @@ private:
 
 namespace {
 
-/// A local whose type is deduced from its initialiser: the name the code
-/// uses (\p Named: the variable, or one of the structured bindings of
-/// \p Var) and the variable the initialiser belongs to.
+/// The range-based `for` that declares \p Var, as its range variable
+/// (`auto &&__range = g;`) or as the variable of each element, if any.
+const CXXForRangeStmt *rangeLoopOf(const VarDecl *Var, ASTContext &Ctx) {
+  if (!Var->isImplicit() && !Var->isCXXForRangeDecl())
+    return nullptr;
+  for (const DynTypedNode &Statement : Ctx.getParents(*Var))
+    if (const auto *Declaration = Statement.get<DeclStmt>())
+      for (const DynTypedNode &Above : Ctx.getParents(*Declaration))
+        if (const auto *Loop = Above.get<CXXForRangeStmt>();
+            Loop && (Loop->getRangeStmt() == Declaration || Loop->getLoopVarStmt() == Declaration))
+          return Loop;
+  return nullptr;
+}
+
+/// A local whose type is deduced from what it is initialised with: the
+/// name the code uses (\p Named: the variable, or one of the structured
+/// bindings of \p Var), the variable, and the expression its value comes
+/// from (\p Source: the initialiser, or the range of a range-based `for`
+/// whose elements the variable names, \p Element set).
 struct DeducedLocal {
   const ValueDecl *Named = nullptr;
   const VarDecl *Var = nullptr;
+  const Expr *Source = nullptr;
+  bool Element = false;
   explicit operator bool() const { return Named != nullptr; }
+  /// Whether it holds the whole of what it comes from (not one element).
+  bool whole() const { return Named == Var && !Element; }
 };
 
 /// The local \p E names when its type was deduced from its initialiser
 /// (`auto g = pb(dy);`, or a reference bound to the temporary result:
 /// `auto &&g = pb(dy);`, `const auto &g = pb(dy);`; a structured binding
-/// of one, `auto [a, b] = pb(dy);`, names one of its elements): it takes
+/// of one, `auto [a, b] = pb(dy);`, and the variable of a range-based `for`
+/// over one, `for (const auto &e : g)`, name one of its elements): it takes
 /// the concrete type once the pullback has it. A local declared with the
 /// erased type keeps it (the concrete value converts into it), and so do
 /// its casts.
@@ -789,9 +810,16 @@ DeducedLocal deducedLocal(const Expr *E) {
   if (!Var || !Var->isLocalVarDecl() || !Var->getType()->getContainedDeducedType() ||
       !Var->getInit())
     return {};
+  const ValueDecl *Named = Binding ? static_cast<const ValueDecl *>(Binding) : Var;
+  if (Var->isCXXForRangeDecl()) {
+    const CXXForRangeStmt *Loop = rangeLoopOf(Var, Var->getASTContext());
+    if (!Loop || Loop->getLoopVariable() != Var)
+      return {};
+    return {Named, Var, Loop->getRangeInit(), /*Element=*/true};
+  }
   if (Var->getType()->isReferenceType() && !stripTemporaries(Var->getInit())->isPRValue())
     return {};
-  return {Binding ? static_cast<const ValueDecl *>(Binding) : Var, Var};
+  return {Named, Var, Var->getInit(), /*Element=*/Binding != nullptr};
 }
 
 /// The call an std::any_cast's operand goes back to: `pb(dy)`,
@@ -834,7 +862,7 @@ const CallExpr *castOperandSource(const Expr *E, const Expr **MapSubscript = nul
       DeducedLocal Local = deducedLocal(E);
       if (Local && Locals)
         Locals->push_back(Local);
-      E = Local ? Local.Var->getInit() : nullptr;
+      E = Local ? Local.Source : nullptr;
     } else {
       return dyn_cast<CallExpr>(E);
     }
@@ -1143,13 +1171,14 @@ void TypeErasedPullbackCheck::finishTranslationUnit() {
   // `g.has_value()` with `auto g = pb(dy);` is true once g holds the
   // concrete result: every return of the pullback produces one. (Not on
   // the call itself: `pb(dy).has_value()` would drop the call.)
-  // (Not of a structured binding: it holds one element of the result.)
+  // (Not of a structured binding or a loop's variable: it holds one
+  // element of the result.)
   for (const CallExpr *Asked : Queries) {
     const auto *Member = dyn_cast<CXXMemberCallExpr>(Asked);
     if (DeducedLocal Local =
             deducedLocal(Member ? Member->getImplicitObjectArgument() : Asked->getArg(0));
-        Local && Local.Named == Local.Var)
-      if (const auto *Source = dyn_cast<CallExpr>(stripTemporaries(Local.Var->getInit())))
+        Local && Local.whole())
+      if (const auto *Source = dyn_cast<CallExpr>(stripTemporaries(Local.Source)))
         if (const FunctionDecl *Callee = calledFunction(Source))
           QueriesOf[Callee].push_back(Asked);
   }
@@ -1161,8 +1190,8 @@ void TypeErasedPullbackCheck::finishTranslationUnit() {
         Moved && Moved->getNumArgs() == 1 &&
         isStdFunction(Moved->getDirectCallee(), {"move", "forward"}))
       Visited = stripTemporaries(Moved->getArg(0));
-    if (DeducedLocal Local = deducedLocal(Visited); Local && Local.Named == Local.Var)
-      Visited = stripTemporaries(Local.Var->getInit());
+    if (DeducedLocal Local = deducedLocal(Visited); Local && Local.whole())
+      Visited = stripTemporaries(Local.Source);
     if (const auto *Source = dyn_cast<CallExpr>(Visited))
       if (const FunctionDecl *Callee = calledFunction(Source))
         VisitsOf[Callee].push_back(Visit);
@@ -1647,6 +1676,23 @@ const char *howChanges(const Expr *Cur, bool Moved, ASTContext &Ctx, unsigned De
             const auto *Bound = Parent.get<VarDecl>();
             if (Moved)
               return Bound && Bound->getType()->isReferenceType() ? nullptr : "moved from";
+            // `for (auto &e : g)` binds g to the loop's own reference: what
+            // the loop's variable does to each element is done to g.
+            if (const CXXForRangeStmt *Loop = Bound ? rangeLoopOf(Bound, Ctx) : nullptr;
+                Loop && Loop->getLoopVariable() != Bound) {
+              QualType Each = Loop->getLoopVariable()->getType();
+              if (!Each->isReferenceType() || Each->getPointeeType().isConstQualified())
+                return nullptr;
+              using namespace ast_matchers;
+              for (const BoundNodes &Found :
+                   match(findAll(declRefExpr(to(varDecl(equalsNode(Loop->getLoopVariable()))))
+                                     .bind("use")),
+                         *Loop->getBody(), Ctx))
+                if (const char *How =
+                        howChanges(Found.getNodeAs<DeclRefExpr>("use"), false, Ctx, Depth + 1))
+                  return How;
+              return nullptr;
+            }
             if (Bound && Bound->getType()->isReferenceType() &&
                 !Bound->getType()->getPointeeType().isConstQualified())
               return "bound to a non-const reference";
@@ -1780,6 +1826,18 @@ bool TypeErasedPullbackCheck::copyMatters(const CallExpr *Cast) const {
     if (!Materialized)
       return false; // a prvalue read or copied where it is made
     // The temporary is the object of a member, or bound to a parameter.
+    // A data member is part of it: what is done to that is done to it
+    // (`std::any_cast<T>(g).v[0] += 1` changed the copy), and reading it
+    // reads it.
+    if (const auto *Member = dyn_cast<MemberExpr>(P);
+        (Member && isa<FieldDecl>(Member->getMemberDecl())) ||
+        (Implicit && Implicit->getCastKind() == CK_ArrayToPointerDecay) ||
+        isa<ArraySubscriptExpr>(P)) {
+      Cur = P;
+      continue;
+    }
+    if (Implicit && Implicit->getCastKind() == CK_LValueToRValue)
+      return false;
     if (const auto *Member = dyn_cast<MemberExpr>(P)) {
       const auto *Method = dyn_cast<CXXMethodDecl>(Member->getMemberDecl());
       return Method && !Method->isConst() && !Method->isStatic();
