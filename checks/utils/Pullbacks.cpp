@@ -107,16 +107,23 @@ const LambdaExpr *lambdaOf(const Expr *E, unsigned WrapperHops) {
   return nullptr;
 }
 
-/// The call operators \p Class declares itself (not those of its bases).
-static llvm::SmallVector<const NamedDecl *, 2> ownCallOperators(const CXXRecordDecl *Class) {
+/// The call operators a call on an object of \p Class finds: its own, or,
+/// where it declares none, those its bases have (one base's when one has
+/// some; every such base's when several do, a call then being ambiguous).
+static llvm::SmallVector<const NamedDecl *, 2> callOperatorsOf(const CXXRecordDecl *Class,
+                                                               unsigned Depth = 0) {
   llvm::SmallVector<const NamedDecl *, 2> Found;
-  if (!Class || !Class->hasDefinition())
+  if (!Class || !Class->hasDefinition() || Depth > 8)
     return Found;
   Class = Class->getDefinition();
   DeclarationName Name =
       Class->getASTContext().DeclarationNames.getCXXOperatorName(OO_Call);
   for (const NamedDecl *D : Class->lookup(Name))
     Found.push_back(D);
+  if (!Found.empty())
+    return Found;
+  for (const CXXBaseSpecifier &Base : Class->bases())
+    llvm::append_range(Found, callOperatorsOf(Base.getType()->getAsCXXRecordDecl(), Depth + 1));
   return Found;
 }
 
@@ -131,7 +138,7 @@ static const CXXRecordDecl *functionObjectClass(QualType T, QualType Wrapper) {
   if (const CXXRecordDecl *Own = Wrapper.getNonReferenceType()->getAsCXXRecordDecl();
       Own && Own->getCanonicalDecl() == Class->getCanonicalDecl())
     return nullptr;
-  return ownCallOperators(Class).empty() ? nullptr : Class;
+  return callOperatorsOf(Class).empty() ? nullptr : Class;
 }
 
 StoredCallable storedCallableOf(const Expr *E, QualType Wrapper, unsigned WrapperHops) {
@@ -155,7 +162,7 @@ StoredCallable storedCallableOf(const Expr *E, QualType Wrapper, unsigned Wrappe
 const CXXMethodDecl *StoredCallable::callOperator() const {
   if (Lambda)
     return Lambda->getCallOperator();
-  auto Operators = ownCallOperators(type()->getAsCXXRecordDecl());
+  auto Operators = callOperatorsOf(type()->getAsCXXRecordDecl());
   if (Operators.size() != 1)
     return nullptr;
   if (const auto *Template = dyn_cast<FunctionTemplateDecl>(Operators.front()))
@@ -170,7 +177,7 @@ QualType StoredCallable::type() const {
 bool StoredCallable::isMutable() const {
   if (Lambda)
     return Lambda->isMutable();
-  for (const NamedDecl *D : ownCallOperators(type()->getAsCXXRecordDecl()))
+  for (const NamedDecl *D : callOperatorsOf(type()->getAsCXXRecordDecl()))
     if (const auto *Op = dyn_cast_or_null<CXXMethodDecl>(D->getAsFunction());
         !Op || (!Op->isConst() && !Op->isStatic()))
       return true;
@@ -1170,7 +1177,7 @@ closureSignatureDiffers(QualType Wrapper, const StoredCallable &Callable,
     Generic = Lambda->isGenericLambda();
     ExplicitResult = Lambda->hasExplicitResultType();
   } else {
-    auto Operators = ownCallOperators(Callable.type()->getAsCXXRecordDecl());
+    auto Operators = callOperatorsOf(Callable.type()->getAsCXXRecordDecl());
     if (Operators.size() != 1)
       return "its class declares " + std::to_string(Operators.size()) +
              " call operators, and each call would choose one by what it "

@@ -108,8 +108,9 @@ struct StoredCallable {
   /// Whether its call operator may change the callable's state: a `mutable`
   /// lambda, or a function object whose call operator is not `const`.
   bool isMutable() const;
-  /// Its one call operator (a template's pattern for a generic one), or
-  /// null when its class declares several.
+  /// Its one call operator, its class's own or inherited from a base (a
+  /// template's pattern for a generic one), or null when there are several
+  /// or a using-declaration brings it in.
   const CXXMethodDecl *callOperator() const;
   /// The closure type or the object's class, as a type.
   QualType type() const;
