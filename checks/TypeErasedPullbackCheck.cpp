@@ -193,13 +193,91 @@ public:
       EditsInMacro = true;
       return;
     }
-    Edits.push_back(FixItHint::CreateRemoval(
-        CharSourceRange::getCharRange(OuterRange.getBegin(), InnerRange.getBegin())));
-    Edits.push_back(FixItHint::CreateRemoval(
-        CharSourceRange::getCharRange(InnerRange.getEnd(), OuterRange.getEnd())));
+    SourceLocation HeadEnd = InnerRange.getBegin();
+    SourceLocation TailBegin = InnerRange.getEnd();
+    // `std::any_cast<T>(*m).v` -> `(*m).v`: an operator kept where its
+    // value is an operand of another keeps the call's parentheses.
+    if (std::optional<bool> Prefix = operatorKind(Inner);
+        Prefix && isOperand(Outer, /*PostfixOnly=*/*Prefix)) {
+      StringRef Head = Lexer::getSourceText(
+          CharSourceRange::getCharRange(OuterRange.getBegin(), InnerRange.getBegin()), SM,
+          Ctx.getLangOpts());
+      StringRef Tail = Lexer::getSourceText(
+          CharSourceRange::getCharRange(InnerRange.getEnd(), OuterRange.getEnd()), SM,
+          Ctx.getLangOpts());
+      if (!Head.rtrim().ends_with("(") || Tail.trim() != ")") {
+        EditsInMacro = true; // no way to keep them
+        return;
+      }
+      HeadEnd = OuterRange.getBegin().getLocWithOffset(Head.rtrim().size() - 1);
+      TailBegin = OuterRange.getEnd();
+    }
+    Edits.push_back(
+        FixItHint::CreateRemoval(CharSourceRange::getCharRange(OuterRange.getBegin(), HeadEnd)));
+    if (TailBegin != OuterRange.getEnd())
+      Edits.push_back(
+          FixItHint::CreateRemoval(CharSourceRange::getCharRange(TailBegin, OuterRange.getEnd())));
   }
 
 private:
+  /// Whether \p E is an operator expression that an operator around it
+  /// could split: true for a prefix one (`*m`, `&g`, a C-style cast), which
+  /// only a postfix operator splits; false for a binary one (`a + b`,
+  /// `c ? a : b`), which any operator may split; none otherwise.
+  static std::optional<bool> operatorKind(const Expr *E) {
+    E = E->IgnoreImplicit();
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+      if (llvm::is_contained({OO_Subscript, OO_Call, OO_Arrow}, Op->getOperator()) ||
+          (Op->getNumArgs() == 2 &&
+           llvm::is_contained({OO_PlusPlus, OO_MinusMinus}, Op->getOperator())))
+        return std::nullopt; // postfix
+      return Op->getNumArgs() == 1;
+    }
+    if (const auto *Unary = dyn_cast<UnaryOperator>(E))
+      return Unary->isPostfix() ? std::nullopt : std::optional<bool>(true);
+    if (isa<CStyleCastExpr>(E))
+      return true;
+    if (isa<BinaryOperator, AbstractConditionalOperator, CXXThrowExpr, LambdaExpr>(E))
+      return false;
+    return std::nullopt;
+  }
+
+  /// Whether \p E is the operand of an operator (a member access, a
+  /// subscript, a call's callee, a postfix operator; unless
+  /// \p PostfixOnly, also a prefix, binary or conditional operator), not a
+  /// full expression, an argument or an initialiser.
+  bool isOperand(const Expr *E, bool PostfixOnly, unsigned Depth = 0) const {
+    if (Depth > 8)
+      return true;
+    // A node may have several parents (the two forms of a braced list):
+    // it is an operand if it is one in any.
+    for (const DynTypedNode &Parent : const_cast<ASTContext &>(Ctx).getParents(*E)) {
+      const auto *P = Parent.get<Expr>();
+      if (!P)
+        continue;
+      if (isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr>(P)) {
+        if (isOperand(P, PostfixOnly, Depth + 1))
+          return true;
+        continue;
+      }
+      bool Operand = false;
+      if (const auto *Call = dyn_cast<CallExpr>(P); Call && !isa<CXXOperatorCallExpr>(Call))
+        Operand = Call->getCallee()->IgnoreImplicit() == E->IgnoreImplicit();
+      else if (isa<MemberExpr, ArraySubscriptExpr>(P))
+        Operand = true;
+      else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P); Op && PostfixOnly)
+        Operand = Op->getArg(0) == E && !operatorKind(Op).has_value(); // `[]`, `()`, `->`
+      else if (const auto *Unary = dyn_cast<UnaryOperator>(P); Unary && PostfixOnly)
+        Operand = Unary->isPostfix();
+      else
+        Operand = !PostfixOnly && isa<UnaryOperator, BinaryOperator, AbstractConditionalOperator,
+                                      CXXOperatorCallExpr, CStyleCastExpr>(P);
+      if (Operand)
+        return true;
+    }
+    return false;
+  }
+
   /// Whether \p E, an explicit conversion, writes an erased type
   /// (`std::any(x)`), or is no explicit conversion.
   bool writesErasedOrNothing(const Expr *E) const {
@@ -763,6 +841,26 @@ private:
 
 namespace {
 
+/// Whether \p Method hands out an element of a standard container:
+/// `g.at(1)`, `g.front()`, `g.back()`, an optional's `m.value()`.
+bool isElementMethod(const CXXMethodDecl *Method) {
+  if (!Method || !Method->getParent()->isInStdNamespace() || !Method->getIdentifier())
+    return false;
+  if (Method->getName() == "value")
+    return containerKind(Method->getThisType()->getPointeeType()) ==
+           ContainerKind::Optional;
+  return llvm::is_contained({"at", "front", "back"}, Method->getName());
+}
+
+/// Whether \p Op hands out an element of its object: `g[1]`, an
+/// optional's `*m`.
+bool isElementOperator(const CXXOperatorCallExpr *Op) {
+  if (Op->getOperator() == OO_Subscript)
+    return true;
+  return Op->getOperator() == OO_Star && Op->getNumArgs() == 1 &&
+         containerKind(Op->getArg(0)->getType()) == ContainerKind::Optional;
+}
+
 /// The range-based `for` that declares \p Var, as its range variable
 /// (`auto &&__range = g;`) or as the variable of each element, if any.
 const CXXForRangeStmt *rangeLoopOf(const VarDecl *Var, ASTContext &Ctx) {
@@ -838,16 +936,13 @@ const CallExpr *castOperandSource(const Expr *E, const Expr **MapSubscript = nul
     } else if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
       E = Subscript->getBase();
     } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
-               Op && Op->getOperator() == OO_Subscript) {
+               Op && isElementOperator(Op)) {
       if (MapSubscript && containerKind(Op->getArg(0)->getType()) == ContainerKind::Map)
         *MapSubscript = Op;
       E = Op->getArg(0);
     } else if (const auto *Element = dyn_cast<CXXMemberCallExpr>(E);
-               Element && Element->getMethodDecl() &&
-               Element->getMethodDecl()->getParent()->isInStdNamespace() &&
-               Element->getMethodDecl()->getIdentifier() &&
-               llvm::is_contained({"at", "front", "back"}, Element->getMethodDecl()->getName())) {
-      // `g.at(1)`, `g.front()`: an element, as `g[1]` is.
+               Element && isElementMethod(Element->getMethodDecl())) {
+      // `g.at(1)`, `g.front()`, `m.value()`: an element, as `g[1]` is.
       E = Element->getImplicitObjectArgument();
     } else if (const auto *Member = dyn_cast<MemberExpr>(E);
                Member && !Member->isArrow() &&
@@ -858,6 +953,15 @@ const CallExpr *castOperandSource(const Expr *E, const Expr **MapSubscript = nul
                Call && isStdFunction(Call->getDirectCallee(), {"get", "move", "forward"}) &&
                Call->getNumArgs() == 1) {
       E = Call->getArg(0);
+    } else if (const auto *Choice = dyn_cast<AbstractConditionalOperator>(E)) {
+      // `c ? pb(a) : pb(b)`: both sides the same pullback's result.
+      const CallExpr *True = castOperandSource(Choice->getTrueExpr(), MapSubscript, Locals);
+      const CallExpr *False = castOperandSource(Choice->getFalseExpr(), MapSubscript, Locals);
+      const Decl *Callee = True ? True->getCalleeDecl() : nullptr;
+      return Callee && False && False->getCalleeDecl() &&
+                     Callee->getCanonicalDecl() == False->getCalleeDecl()->getCanonicalDecl()
+                 ? True
+                 : nullptr;
     } else if (isa<DeclRefExpr>(E)) {
       DeducedLocal Local = deducedLocal(E);
       if (Local && Locals)
@@ -1717,14 +1821,12 @@ const char *howChanges(const Expr *Cur, bool Moved, ASTContext &Ctx, unsigned De
             const auto *Method = dyn_cast<CXXMethodDecl>(Member->getMemberDecl());
             DynTypedNodeList Above = Ctx.getParents(*P);
             const auto *Element = Above.size() == 1 ? Above[0].get<CXXMemberCallExpr>() : nullptr;
-            if (Element && Method && Method->getParent()->isInStdNamespace() &&
-                Method->getIdentifier() &&
-                llvm::is_contained({"at", "front", "back"}, Method->getName()))
+            if (Element && isElementMethod(Method))
               return howChanges(Element, Moved, Ctx, Depth + 1);
             return Method && Method->isConst() ? nullptr : "changed by a member function";
           }
           if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P);
-              Op && Op->getOperator() == OO_Subscript && Op->getArg(0) == Cur &&
+              Op && isElementOperator(Op) && Op->getArg(0) == Cur &&
               containerKind(Cur->getType()) != ContainerKind::Map)
             return howChanges(P, Moved, Ctx, Depth + 1);
           if (const auto *Address = dyn_cast<UnaryOperator>(P)) {
