@@ -68,7 +68,7 @@ struct Concrete {
 /// that unwrap the explicit conversions into the erased type.
 class ReturnAnalyzer {
 public:
-  ReturnAnalyzer(const ErasedTypeClassifier &Classifier, const ASTContext &Ctx)
+  ReturnAnalyzer(const ErasedTypeClassifier &Classifier, ASTContext &Ctx)
       : Classifier(Classifier), Ctx(Ctx), SM(Ctx.getSourceManager()),
         Policy(spellingPolicy(Ctx)) {
   }
@@ -251,7 +251,7 @@ private:
       return true;
     // A node may have several parents (the two forms of a braced list):
     // it is an operand if it is one in any.
-    for (const DynTypedNode &Parent : const_cast<ASTContext &>(Ctx).getParents(*E)) {
+    for (const DynTypedNode &Parent : Ctx.getParents(*E)) {
       const auto *P = Parent.get<Expr>();
       if (!P)
         continue;
@@ -834,7 +834,7 @@ private:
   }
 
   const ErasedTypeClassifier &Classifier;
-  const ASTContext &Ctx;
+  ASTContext &Ctx;
   const SourceManager &SM;
   PrintingPolicy Policy;
 };
@@ -887,7 +887,7 @@ struct DeducedLocal {
   bool Element = false;
   explicit operator bool() const { return Named != nullptr; }
   /// Whether it holds the whole of what it comes from (not one element).
-  bool whole() const { return Named == Var && !Element; }
+  bool whole() const { return !Element; }
 };
 
 /// The local \p E names when its type was deduced from its initialiser
