@@ -301,11 +301,15 @@ void ErasedPullbackStorageCheck::noteMutableClosure(const StoredCallable &Callab
   // Callers may share the wrapper's state through references to it
   // (`run(const std::function<...> &)`); with the closure type each such
   // call would convert, and count on, a copy.
+  StoredCallable::StateChange Change = Callable.stateChange();
   diag(Callable.Made->getBeginLoc(),
-       "no fix: %select{the lambda is 'mutable'|its call operator is not 'const'}0; "
+       "no fix: %select{|the lambda is 'mutable'|its call operator is not 'const'|"
+       "its 'const' call operator may change 'mutable' member '%1'}0; "
        "a reference to the wrapper shares its state, and with the %select{closure|"
-       "object's}0 type a conversion would copy it",
+       "object's}2 type a conversion would copy it",
        DiagnosticIDs::Note)
+      << Change.How
+      << (Change.Member ? Change.Member->getQualifiedNameAsString() : std::string())
       << !Callable.Lambda;
 }
 

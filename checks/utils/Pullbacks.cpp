@@ -174,14 +174,45 @@ QualType StoredCallable::type() const {
   return Made->getType().getCanonicalType().getNonReferenceType().getUnqualifiedType();
 }
 
-bool StoredCallable::isMutable() const {
-  if (Lambda)
-    return Lambda->isMutable();
-  for (const NamedDecl *D : callOperatorsOf(type()->getAsCXXRecordDecl()))
-    if (const auto *Op = dyn_cast_or_null<CXXMethodDecl>(D->getAsFunction());
-        !Op || (!Op->isConst() && !Op->isStatic()))
-      return true;
-  return false;
+/// A `mutable` data member of \p Record, of its bases, or of an object it
+/// holds by value (a member of class type, an array of them): a `const` call
+/// operator may change it. Members reached through a reference or a pointer
+/// are shared by copies, so they do not count.
+static const FieldDecl *mutableMemberOf(const CXXRecordDecl *Record,
+                                        unsigned Depth = 0) {
+  if (!Record || !Record->hasDefinition() || Depth > 16)
+    return nullptr;
+  Record = Record->getDefinition();
+  for (const FieldDecl *Field : Record->fields()) {
+    if (Field->isMutable())
+      return Field;
+    QualType Type = Field->getType();
+    if (Type->isReferenceType())
+      continue;
+    if (const FieldDecl *Inner = mutableMemberOf(
+            Type->getBaseElementTypeUnsafe()->getAsCXXRecordDecl(), Depth + 1))
+      return Inner;
+  }
+  for (const CXXBaseSpecifier &Base : Record->bases())
+    if (const FieldDecl *Inner =
+            mutableMemberOf(Base.getType()->getAsCXXRecordDecl(), Depth + 1))
+      return Inner;
+  return nullptr;
+}
+
+StoredCallable::StateChange StoredCallable::stateChange() const {
+  if (Lambda && Lambda->isMutable())
+    return {StateChange::MutableLambda};
+  const CXXRecordDecl *Class =
+      Lambda ? Lambda->getLambdaClass() : type()->getAsCXXRecordDecl();
+  if (!Lambda)
+    for (const NamedDecl *D : callOperatorsOf(Class))
+      if (const auto *Op = dyn_cast_or_null<CXXMethodDecl>(D->getAsFunction());
+          !Op || (!Op->isConst() && !Op->isStatic()))
+        return {StateChange::NonConstOperator};
+  if (const FieldDecl *Member = mutableMemberOf(Class))
+    return {StateChange::MutableMember, Member};
+  return {};
 }
 
 std::vector<const Expr *> elementsOf(const Expr *E) {
@@ -923,7 +954,7 @@ private:
     if (!Fn)
       return false;
     for (const LambdaExpr *Lambda : returnedLambdas(Fn))
-      if (Lambda->isMutable())
+      if (StoredCallable{Lambda, Lambda}.isMutable())
         return true;
     StoredCallable Object = singleReturnedCallable(Fn);
     return Object && Object.isMutable();

@@ -105,9 +105,21 @@ struct StoredCallable {
   /// Set when it is a lambda.
   const LambdaExpr *Lambda = nullptr;
   explicit operator bool() const { return Made != nullptr; }
+  /// How a call may change the callable's own state, so that a copy of it
+  /// would count apart from the original.
+  struct StateChange {
+    enum Kind { None, MutableLambda, NonConstOperator, MutableMember } How = None;
+    /// For MutableMember: the `mutable` data member, of the class, a base,
+    /// or an object it holds by value (a lambda's capture by copy).
+    const FieldDecl *Member = nullptr;
+    explicit operator bool() const { return How != None; }
+  };
   /// Whether its call operator may change the callable's state: a `mutable`
-  /// lambda, or a function object whose call operator is not `const`.
-  bool isMutable() const;
+  /// lambda, a function object whose call operator is not `const`, or one
+  /// (a lambda too) that holds a `mutable` member, which a `const` call
+  /// operator can change.
+  StateChange stateChange() const;
+  bool isMutable() const { return bool(stateChange()); }
   /// Its one call operator, its class's own or inherited from a base (a
   /// template's pattern for a generic one), or null when there are several
   /// or a using-declaration brings it in.
