@@ -936,12 +936,15 @@ FlowFunction describeFunction(const FunctionDecl *FD, unsigned Param,
       // After the class's parameter lists where a member of a class
       // template is defined out of line: `template <class T> template <int
       // axis> Tensor Layer<T>::forward(...)`.
+      // Before the attributes in front of it: `template <int axis>
+      // [[nodiscard]] Tensor f(...)`.
       Hints.push_back(FixItHint::CreateInsertion(
-          R->getInnerLocStart(), "template <" + Parameter + "> "));
+          Fixes.withAttributes(R, R->getInnerLocStart()).getBegin(),
+          "template <" + Parameter + "> "));
     // The parameter and one neighbouring comma, as for an argument.
     llvm::SmallVector<SourceRange, 8> Params;
     for (const ParmVarDecl *Other : R->parameters())
-      Params.push_back(Other->getSourceRange());
+      Params.push_back(Fixes.withAttributes(Other, Other->getSourceRange()));
     std::optional<CharSourceRange> Removal = Fixes.listElementRemoval(Params, Param);
     if (!Removal) {
       F.Blockers.push_back("a declaration of " + F.Name + " cannot be rewritten");

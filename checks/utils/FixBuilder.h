@@ -5,10 +5,12 @@
 
 #include "utils/Spelling.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/StringExtras.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include <optional>
 #include <string>
@@ -46,6 +48,34 @@ public:
     return Range ? text(*Range).str() : std::string();
   }
 
+  /// \p Base widened to the attribute lists of \p D written just outside
+  /// it: `[[nodiscard]]` before a function's specifiers, `int axis
+  /// [[maybe_unused]]` after a parameter's name, GNU `__attribute__((...))`
+  /// likewise. Attributes inherited from another declaration, implicit ones
+  /// and ones in macros do not count; a list spelled another way leaves
+  /// \p Base as it is.
+  SourceRange withAttributes(const Decl *D, SourceRange Base) {
+    SourceLocation Begin = Base.getBegin(), End = Base.getEnd();
+    if (Begin.isMacroID() || End.isMacroID())
+      return Base;
+    for (const Attr *A : D->attrs()) {
+      SourceRange R = A->getRange();
+      if (A->isImplicit() || A->isInherited() || R.isInvalid() ||
+          R.getBegin().isMacroID() || R.getEnd().isMacroID() ||
+          SM.getFileID(R.getBegin()) != SM.getFileID(Begin))
+        continue;
+      if (SM.isBeforeInTranslationUnit(R.getBegin(), Begin)) {
+        if (std::optional<SourceLocation> Open = attributeListOpening(R.getBegin()))
+          Begin = *Open;
+      } else if (SM.isBeforeInTranslationUnit(End, R.getBegin())) {
+        if (std::optional<SourceLocation> Close = attributeListClosing(R.getEnd());
+            Close && SM.isBeforeInTranslationUnit(End, *Close))
+          End = *Close;
+      }
+    }
+    return {Begin, End};
+  }
+
   /// The range to delete so that element \p Index of a comma-separated
   /// list (arguments, parameters) disappears together with one
   /// neighbouring comma.
@@ -76,6 +106,39 @@ public:
   }
 
 private:
+  /// Where the attribute list whose first attribute starts at \p First
+  /// opens: its `[[` or `__attribute__((`.
+  std::optional<SourceLocation> attributeListOpening(SourceLocation First) {
+    bool Invalid = false;
+    llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(First), &Invalid);
+    if (Invalid)
+      return std::nullopt;
+    unsigned Offset = SM.getFileOffset(First);
+    llvm::StringRef Before = Buffer.take_front(Offset).rtrim();
+    if (!Before.consume_back("[[")) {
+      if (!Before.consume_back("(("))
+        return std::nullopt;
+      Before = Before.rtrim();
+      if (!Before.consume_back("__attribute__") && !Before.consume_back("__attribute"))
+        return std::nullopt;
+    }
+    return First.getLocWithOffset(static_cast<int>(Before.size()) - static_cast<int>(Offset));
+  }
+  /// The last token of the attribute list whose last attribute ends with
+  /// the token at \p Last: the second `]` of `]]`, or `)` of `))`.
+  std::optional<SourceLocation> attributeListClosing(SourceLocation Last) {
+    SourceLocation After = Lexer::getLocForEndOfToken(Last, 0, SM, LangOpts);
+    bool Invalid = false;
+    llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(After), &Invalid);
+    if (Invalid || After.isInvalid())
+      return std::nullopt;
+    llvm::StringRef Rest = Buffer.drop_front(SM.getFileOffset(After));
+    llvm::StringRef Trimmed = Rest.ltrim();
+    if (!Trimmed.starts_with("]]") && !Trimmed.starts_with("))"))
+      return std::nullopt;
+    return After.getLocWithOffset(static_cast<int>(Rest.size() - Trimmed.size()) + 1);
+  }
+
   const SourceManager &SM;
   const LangOptions &LangOpts;
 };
