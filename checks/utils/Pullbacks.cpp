@@ -176,26 +176,24 @@ QualType StoredCallable::type() const {
 
 /// A `mutable` data member of \p Record, of its bases, or of an object it
 /// holds by value (a member of class type, an array of them): a `const` call
-/// operator may change it. Members reached through a reference or a pointer
-/// are shared by copies, so they do not count.
-static const FieldDecl *mutableMemberOf(const CXXRecordDecl *Record,
-                                        unsigned Depth = 0) {
-  if (!Record || !Record->hasDefinition() || Depth > 16)
+/// operator may change it. Clang records whether there is one
+/// (hasMutableFields; a member behind a reference or a pointer is not one,
+/// and copies share it); this only finds it, to name it.
+static const FieldDecl *mutableMemberOf(const CXXRecordDecl *Record) {
+  if (!Record || !Record->hasDefinition())
     return nullptr;
   Record = Record->getDefinition();
+  if (!Record->hasMutableFields())
+    return nullptr;
   for (const FieldDecl *Field : Record->fields()) {
     if (Field->isMutable())
       return Field;
-    QualType Type = Field->getType();
-    if (Type->isReferenceType())
-      continue;
     if (const FieldDecl *Inner = mutableMemberOf(
-            Type->getBaseElementTypeUnsafe()->getAsCXXRecordDecl(), Depth + 1))
+            Field->getType()->getBaseElementTypeUnsafe()->getAsCXXRecordDecl()))
       return Inner;
   }
   for (const CXXBaseSpecifier &Base : Record->bases())
-    if (const FieldDecl *Inner =
-            mutableMemberOf(Base.getType()->getAsCXXRecordDecl(), Depth + 1))
+    if (const FieldDecl *Inner = mutableMemberOf(Base.getType()->getAsCXXRecordDecl()))
       return Inner;
   return nullptr;
 }
