@@ -43,7 +43,45 @@ struct RawDiagnostic {
   unsigned Offset = 0;
   /// The source ranges the diagnostic marks in that file, as offsets.
   std::vector<std::pair<unsigned, unsigned>> Ranges;
+  /// A warning that the code uses a language extension (`... is a C++20
+  /// extension`): clang accepts it, another compiler or clang with
+  /// `-pedantic-errors` does not.
+  bool Extension = false;
 };
+
+#if LLVM_VERSION_MAJOR >= 22
+bool isWarning(const DiagnosticIDs &IDs, unsigned ID) {
+  return IDs.isWarningOrExtension(ID) && !IDs.isDefaultMappingAsError(ID);
+}
+bool isExtension(const DiagnosticIDs &IDs, unsigned ID, bool &EnabledByDefault) {
+  return IDs.isExtensionDiag(ID, EnabledByDefault);
+}
+#else
+bool isWarning(const DiagnosticIDs &, unsigned ID) {
+  return DiagnosticIDs::isBuiltinWarningOrExtension(ID) &&
+         !DiagnosticIDs::isDefaultMappingAsError(ID);
+}
+bool isExtension(const DiagnosticIDs &, unsigned ID, bool &EnabledByDefault) {
+  return DiagnosticIDs::isBuiltinExtensionDiag(ID, EnabledByDefault);
+}
+#endif
+
+/// Silences every warning of \p Diags but the extension warnings clang
+/// gives by default (`-Wc++20-extensions`: code that clang accepts in this
+/// language mode and the standard does not): the proving parse reports
+/// those in the fixed text, and ignores the rest as `-w` would (warnings
+/// that only analyses after the parse give, -Wreturn-type's CFG, stay off).
+void keepOnlyExtensionWarnings(DiagnosticsEngine &Diags) {
+  const DiagnosticIDs &IDs = *Diags.getDiagnosticIDs();
+  std::vector<diag::kind> All;
+  DiagnosticIDs::getAllDiagnostics(diag::Flavor::WarningOrError, All);
+  for (diag::kind ID : All) {
+    bool EnabledByDefault = false;
+    if (!isWarning(IDs, ID) || (isExtension(IDs, ID, EnabledByDefault) && EnabledByDefault))
+      continue;
+    Diags.setSeverity(ID, diag::Severity::Ignored, SourceLocation());
+  }
+}
 
 /// The keyword whose absence an error reports, at the error's place: a
 /// dependent name used as a type (`typename`, before its qualifier) or as a
@@ -69,11 +107,22 @@ public:
 
   void HandleDiagnostic(DiagnosticsEngine::Level Level,
                         const Diagnostic &Info) override {
-    if (Level != DiagnosticsEngine::Error && Level != DiagnosticsEngine::Fatal &&
-        Level != DiagnosticsEngine::Note)
+    // A note goes with the diagnostic before it.
+    if (Level == DiagnosticsEngine::Note ? !Kept : !(Kept = Level >= DiagnosticsEngine::Warning))
       return;
     RawDiagnostic D;
     D.Level = Level;
+    if (Level != DiagnosticsEngine::Note &&
+        isWarning(*Info.getDiags()->getDiagnosticIDs(), Info.getID())) {
+      // A warning, or one a pragma or -Werror made an error: only an
+      // extension counts (keepOnlyExtensionWarnings).
+      bool EnabledByDefault = false;
+      if (!(Kept = isExtension(*Info.getDiags()->getDiagnosticIDs(), Info.getID(),
+                               EnabledByDefault)))
+        return;
+      D.Level = DiagnosticsEngine::Warning;
+      D.Extension = true;
+    }
     D.ID = Info.getID();
     llvm::SmallString<128> Text;
     Info.FormatDiagnostic(Text);
@@ -99,6 +148,9 @@ public:
     }
     Diagnostics.push_back(std::move(D));
   }
+
+private:
+  bool Kept = false;
 };
 
 /// One finding's fix, as text edits per file, and the whole lines the edits
@@ -398,7 +450,7 @@ private:
   }
 
   /// The lines that hold [Offset, Offset + Length).
-  Edit::Extent linesAround(FileID File, unsigned Offset, unsigned Length) {
+  Edit::Extent linesAround(FileID File, unsigned Offset, unsigned Length) const {
     llvm::StringRef Text = SM.getBufferData(File);
     size_t Begin = Text.rfind('\n', Offset);
     size_t End = Text.find('\n', Offset + Length);
@@ -425,11 +477,30 @@ private:
     return FileID();
   }
 
+  /// Whether \p R is on a line of the original text that an edit of this
+  /// parse touches.
+  bool onEditedLine(const RawDiagnostic &R) const {
+    FileID File = R.File.empty() ? FileID() : originalFile(R);
+    auto Edits = File.isValid() ? Combined.find(File) : Combined.end();
+    if (Edits == Combined.end())
+      return false;
+    auto It = Offsets.find(File);
+    unsigned Offset = It == Offsets.end() ? R.Offset : It->second.original(R.Offset);
+    return llvm::any_of(Edits->second, [&](const tooling::Replacement &Edit) {
+      return linesAround(File, Edit.getOffset(), Edit.getLength()).contains(File, Offset);
+    });
+  }
+
   std::vector<std::vector<ProofDiagnostic>>
   group(const std::vector<RawDiagnostic> &Raw) const {
     std::vector<std::vector<ProofDiagnostic>> Errors;
+    bool Skipped = false;
     for (const RawDiagnostic &R : Raw) {
-      if (R.Level == DiagnosticsEngine::Note && Errors.empty())
+      if (R.Level == DiagnosticsEngine::Note && (Errors.empty() || Skipped))
+        continue;
+      // An extension the original text uses is no fix's doing: only one
+      // on a line an edit touches counts.
+      if (R.Level != DiagnosticsEngine::Note && (Skipped = R.Extension && !onEditedLine(R)))
         continue;
       if (R.Level != DiagnosticsEngine::Note)
         Errors.emplace_back();
@@ -502,10 +573,12 @@ private:
     DiagnosticOptions &DiagOpts = Invocation->getDiagnosticOpts();
     // The compile command's warning options: one that turns off an error
     // which is a warning (`-Wno-c++11-narrowing`, `-Wno-error=...`) lets the
-    // file compile, and must let the proving parse compile it too; every
-    // warning left is ignored there all the same.
+    // file compile, and must let the proving parse compile it too; so does
+    // one that turns off an extension warning (`-Wno-c++20-extensions`: the
+    // project accepts clang's extensions). Every other warning is ignored
+    // there all the same.
     DiagOpts.Warnings = Ctx.getDiagnostics().getDiagnosticOptions().Warnings;
-    DiagOpts.IgnoreWarnings = true;
+    DiagOpts.IgnoreWarnings = false; // but see keepOnlyExtensionWarnings
     DiagOpts.ShowCarets = false;
     DiagOpts.ErrorLimit = 50;
 
@@ -520,6 +593,7 @@ private:
     Compiler.createDiagnostics(&Capture, /*ShouldOwnClient=*/false);
     Compiler.createFileManager(SM.getFileManager().getVirtualFileSystemPtr());
 #endif
+    keepOnlyExtensionWarnings(Compiler.getDiagnostics());
     Resolved.clear();
     PinnedResolved.clear();
     PinnedInnermost.clear();
@@ -761,6 +835,9 @@ std::string ProofOutcome::reason() const {
     return "it could not be proved";
   if (Error.front().ID == 0) // not the compiler's words
     return Error.front().Message;
+  if (Error.front().Level == DiagnosticsEngine::Warning)
+    return "with it the code compiles only as a clang extension: " +
+           withShortLambdaPaths(Error.front().Message);
   return "with it the code does not compile: " + withShortLambdaPaths(Error.front().Message);
 }
 
