@@ -112,10 +112,12 @@ public:
       return;
     RawDiagnostic D;
     D.Level = Level;
-    if (Level != DiagnosticsEngine::Note &&
-        isWarning(*Info.getDiags()->getDiagnosticIDs(), Info.getID())) {
-      // A warning, or one a pragma or -Werror made an error: only an
-      // extension counts (keepOnlyExtensionWarnings).
+    if (Level == DiagnosticsEngine::Warning ||
+        (Level != DiagnosticsEngine::Note &&
+         isWarning(*Info.getDiags()->getDiagnosticIDs(), Info.getID()))) {
+      // A warning (an error the command made one: `-Wno-error=...`), or
+      // one a pragma or -Werror made an error: only an extension counts
+      // (keepOnlyExtensionWarnings).
       bool EnabledByDefault = false;
       if (!(Kept = isExtension(*Info.getDiags()->getDiagnosticIDs(), Info.getID(),
                                EnabledByDefault)))
