@@ -304,13 +304,15 @@ void ErasedPullbackStorageCheck::noteMutableClosure(const StoredCallable &Callab
   StoredCallable::StateChange Change = Callable.stateChange();
   diag(Callable.Made->getBeginLoc(),
        "no fix: %select{|the lambda is 'mutable'|its call operator is not 'const'|"
-       "its 'const' call operator may change 'mutable' member '%1'}0; "
+       "its 'const' call operator may change 'mutable' member '%1'|"
+       "it captures '%3' by copy, a wrapper whose callable changes its own state}0; "
        "a reference to the wrapper shares its state, and with the %select{closure|"
        "object's}2 type a conversion would copy it",
        DiagnosticIDs::Note)
       << Change.How
       << (Change.Member ? Change.Member->getQualifiedNameAsString() : std::string())
-      << !Callable.Lambda;
+      << !Callable.Lambda
+      << (Change.Wrapper ? Change.Wrapper->getName() : llvm::StringRef());
 }
 
 void ErasedPullbackStorageCheck::noteCallsItself(const FunctionDecl *Fn) {

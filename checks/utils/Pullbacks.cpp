@@ -198,6 +198,18 @@ static const FieldDecl *mutableMemberOf(const CXXRecordDecl *Record) {
   return nullptr;
 }
 
+namespace {
+bool holdsMutableClosure(const VarDecl *Var);
+} // namespace
+
+/// Whether \p T is a callable wrapper that owns what it holds (a copy of it
+/// copies the callable): std::function and its kin, not std::function_ref.
+static bool isOwningWrapper(QualType T) {
+  std::string Name = qualifiedClassName(T.getNonReferenceType());
+  return Name == "std::function" || Name == "std::move_only_function" ||
+         Name == "std::copyable_function";
+}
+
 StoredCallable::StateChange StoredCallable::stateChange() const {
   if (Lambda && Lambda->isMutable())
     return {StateChange::MutableLambda};
@@ -210,6 +222,14 @@ StoredCallable::StateChange StoredCallable::stateChange() const {
         return {StateChange::NonConstOperator};
   if (const FieldDecl *Member = mutableMemberOf(Class))
     return {StateChange::MutableMember, Member};
+  // A wrapper captured by copy calls its own copy of what it holds, and a
+  // `const` call of the wrapper changes that copy's state.
+  if (Lambda)
+    for (const LambdaCapture &Capture : Lambda->captures())
+      if (Capture.getCaptureKind() == LCK_ByCopy && Capture.capturesVariable())
+        if (const auto *Captured = dyn_cast<VarDecl>(Capture.getCapturedVar());
+            Captured && isOwningWrapper(Captured->getType()) && holdsMutableClosure(Captured))
+          return {StateChange::CapturedWrapper, nullptr, Captured};
   return {};
 }
 
@@ -590,6 +610,34 @@ bool erasesAgain(QualType T, QualType VarType) {
           Name == qualifiedClassName(VarType));
 }
 
+/// Whether the closure the variable holds keeps state a call changes
+/// (StoredCallable::stateChange): initialised from such a lambda or object,
+/// or from a factory that returns one.
+bool holdsMutableClosure(const VarDecl *Var) {
+  // A lambda that captures the variable it initialises (`[pb] { ... }` in
+  // pb's own initialiser) would lead back here.
+  static thread_local unsigned Depth = 0;
+  const Expr *Init = Var->getInit();
+  if (!Init || Depth > 4)
+    return false;
+  ++Depth;
+  bool Holds = [&] {
+    if (StoredCallable Callable = storedCallableOf(Init, Var->getType()))
+      return Callable.isMutable();
+    const auto *Call = dyn_cast<CallExpr>(Init->IgnoreImplicit());
+    const FunctionDecl *Fn = Call ? Call->getDirectCallee() : nullptr;
+    if (!Fn)
+      return false;
+    for (const LambdaExpr *Lambda : returnedLambdas(Fn))
+      if (StoredCallable{Lambda, Lambda}.isMutable())
+        return true;
+    StoredCallable Object = singleReturnedCallable(Fn);
+    return Object && Object.isMutable();
+  }();
+  --Depth;
+  return Holds;
+}
+
 /// The uses of one local variable in a body, each followed from the
 /// reference up to where its value ends: a call of it, a copy into its own
 /// type, a return, an element of an aggregate. A walk of the body alone,
@@ -937,25 +985,6 @@ private:
         return Field;
     }
     return nullptr;
-  }
-
-  /// Whether the closure the variable holds has a `mutable` call operator:
-  /// initialised from such a lambda, or from a factory that returns one.
-  static bool holdsMutableClosure(const VarDecl *Var) {
-    const Expr *Init = Var->getInit();
-    if (!Init)
-      return false;
-    if (StoredCallable Callable = storedCallableOf(Init, Var->getType()))
-      return Callable.isMutable();
-    const auto *Call = dyn_cast<CallExpr>(Init->IgnoreImplicit());
-    const FunctionDecl *Fn = Call ? Call->getDirectCallee() : nullptr;
-    if (!Fn)
-      return false;
-    for (const LambdaExpr *Lambda : returnedLambdas(Fn))
-      if (StoredCallable{Lambda, Lambda}.isMutable())
-        return true;
-    StoredCallable Object = singleReturnedCallable(Fn);
-    return Object && Object.isMutable();
   }
 
   /// Whether returning the variable from \p Return leaves the function's

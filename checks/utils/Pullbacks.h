@@ -108,16 +108,20 @@ struct StoredCallable {
   /// How a call may change the callable's own state, so that a copy of it
   /// would count apart from the original.
   struct StateChange {
-    enum Kind { None, MutableLambda, NonConstOperator, MutableMember } How = None;
+    enum Kind { None, MutableLambda, NonConstOperator, MutableMember, CapturedWrapper } How = None;
     /// For MutableMember: the `mutable` data member, of the class, a base,
     /// or an object it holds by value (a lambda's capture by copy).
     const FieldDecl *Member = nullptr;
+    /// For CapturedWrapper: the wrapper a lambda captures by copy, which
+    /// holds a callable with state of its own.
+    const VarDecl *Wrapper = nullptr;
     explicit operator bool() const { return How != None; }
   };
   /// Whether its call operator may change the callable's state: a `mutable`
-  /// lambda, a function object whose call operator is not `const`, or one
-  /// (a lambda too) that holds a `mutable` member, which a `const` call
-  /// operator can change.
+  /// lambda, a function object whose call operator is not `const`, one (a
+  /// lambda too) that holds a `mutable` member, which a `const` call
+  /// operator can change, or a lambda that captures by copy a wrapper
+  /// holding such a callable.
   StateChange stateChange() const;
   bool isMutable() const { return bool(stateChange()); }
   /// Its one call operator, its class's own or inherited from a base (a
