@@ -605,8 +605,7 @@ bool erasesAgain(QualType T, QualType VarType) {
     return true;
   std::string Name = qualifiedClassName(T);
   return !sameClass(T, VarType) &&
-         (Name == "std::function" || Name == "std::move_only_function" ||
-          Name == "std::copyable_function" || Name == "std::function_ref" ||
+         (isOwningWrapper(T) || Name == "std::function_ref" ||
           Name == qualifiedClassName(VarType));
 }
 
