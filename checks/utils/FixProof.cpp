@@ -72,15 +72,21 @@ bool isExtension(const DiagnosticIDs &, unsigned ID, bool &EnabledByDefault) {
 /// those in the fixed text, and ignores the rest as `-w` would (warnings
 /// that only analyses after the parse give, -Wreturn-type's CFG, stay off).
 void keepOnlyExtensionWarnings(DiagnosticsEngine &Diags) {
-  const DiagnosticIDs &IDs = *Diags.getDiagnosticIDs();
-  std::vector<diag::kind> All;
-  DiagnosticIDs::getAllDiagnostics(diag::Flavor::WarningOrError, All);
-  for (diag::kind ID : All) {
-    bool EnabledByDefault = false;
-    if (!isWarning(IDs, ID) || (isExtension(IDs, ID, EnabledByDefault) && EnabledByDefault))
-      continue;
+  // Which built-in diagnostics these are does not change: found once, for
+  // every proving parse after.
+  static const std::vector<diag::kind> Silenced = [&] {
+    const DiagnosticIDs &IDs = *Diags.getDiagnosticIDs();
+    std::vector<diag::kind> All, Warnings;
+    DiagnosticIDs::getAllDiagnostics(diag::Flavor::WarningOrError, All);
+    for (diag::kind ID : All) {
+      bool EnabledByDefault = false;
+      if (isWarning(IDs, ID) && !(isExtension(IDs, ID, EnabledByDefault) && EnabledByDefault))
+        Warnings.push_back(ID);
+    }
+    return Warnings;
+  }();
+  for (diag::kind ID : Silenced)
     Diags.setSeverity(ID, diag::Severity::Ignored, SourceLocation());
-  }
 }
 
 /// The keyword whose absence an error reports, at the error's place: a
