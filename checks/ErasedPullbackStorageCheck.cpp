@@ -305,7 +305,11 @@ void ErasedPullbackStorageCheck::noteMutableClosure(const StoredCallable &Callab
   diag(Callable.Made->getBeginLoc(),
        "no fix: %select{|the lambda is 'mutable'|its call operator is not 'const'|"
        "its 'const' call operator may change 'mutable' member '%1'|"
-       "it captures '%3' by copy, a wrapper whose callable changes its own state}0; "
+       "it captures '%3' by copy, a wrapper whose callable changes its own state|"
+       "it captures '%3' by copy, holding a wrapper whose callable may change its own "
+       "state (where it is made is not followed)|"
+       "its member '%1' holds a wrapper whose callable may change its own state (where "
+       "it is made is not followed)}0; "
        "a reference to the wrapper shares its state, and with the %select{closure|"
        "object's}2 type a conversion would copy it",
        DiagnosticIDs::Note)
@@ -402,8 +406,17 @@ void ErasedPullbackStorageCheck::checkReturnType(const FunctionDecl *Fn) {
   // Pullback &` parameter again and again (in a loop): with the fix each
   // call would build a new wrapper from the closure. The erasure is the
   // cheaper form there, as for a local (closureUses).
-  if (callerRebuildsWrapper(Fn))
+  if (CallerRebuild Caller = callerRebuildsWrapper(Fn)) {
+    if (Caller.SharesState) {
+      // Not known to keep state, but may: said where a caller shares it.
+      Report();
+      noteMutableClosure(Callable);
+      diag(Caller.SharesState->getBeginLoc(),
+           "a caller binds a reference to the wrapper here and uses it again after",
+           DiagnosticIDs::Note);
+    }
     return;
+  }
   std::vector<FixItHint> Fix;
   if (resultTypeEditable(Fn)) {
     Fix.push_back(replacementApart(CharSourceRange::getTokenRange(ReturnType), "auto",
@@ -534,7 +547,9 @@ void ErasedPullbackStorageCheck::checkReturnedAggregate(const FunctionDecl *Fn) 
                                "C++17")
           << Kind;
     };
-  } else if (First.Callable.isMutable()) {
+  } else if (First.Callable.stateChange()) {
+    // Callers that take the aggregate apart are not followed: a callable
+    // that may keep state (known or not) is not moved out of its wrapper.
     Reason = [=] { noteMutableClosure(First.Callable); };
   } else if (auto Differs = closureSignatureDiffers(First.Slot, First.Callable, nullptr)) {
     Reason = [=] { noteSignature(First.Callable, First.Slot, *Differs); };

@@ -199,7 +199,7 @@ static const FieldDecl *mutableMemberOf(const CXXRecordDecl *Record) {
 }
 
 namespace {
-bool holdsMutableClosure(const VarDecl *Var);
+StoredCallable::StateChange heldStateChange(const VarDecl *Var);
 } // namespace
 
 /// Whether \p T is a callable wrapper that owns what it holds (a copy of it
@@ -208,6 +208,58 @@ static bool isOwningWrapper(QualType T) {
   std::string Name = qualifiedClassName(T.getNonReferenceType());
   return Name == "std::function" || Name == "std::move_only_function" ||
          Name == "std::copyable_function";
+}
+
+/// Whether a copy of a \p T copies an owning wrapper (isOwningWrapper): it
+/// is one, or holds one by value (a member, a base, an array element, a
+/// standard library container's or tuple's element); a reference or a
+/// pointer shares what it refers to.
+static bool holdsOwningWrapper(QualType T, unsigned Depth = 0) {
+  T = T.getCanonicalType();
+  if (T->isReferenceType() || T->isPointerType() || Depth > 6)
+    return false;
+  if (isOwningWrapper(T))
+    return true;
+  const CXXRecordDecl *Record = T->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+  if (!Record || !Record->hasDefinition())
+    return false;
+  Record = Record->getDefinition();
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Record);
+      Spec && Record->isInStdNamespace()) {
+    // std::vector<std::function<...>>: its members are the library's own.
+    // Smart pointers and views share what they point to (a unique_ptr is
+    // not copied at all).
+    if (llvm::is_contained({"shared_ptr", "weak_ptr", "unique_ptr", "reference_wrapper", "span",
+                            "basic_string_view", "function_ref"},
+                           Record->getName()))
+      return false;
+    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+      if (Arg.getKind() == TemplateArgument::Type && holdsOwningWrapper(Arg.getAsType(), Depth + 1))
+        return true;
+    return false;
+  }
+  for (const FieldDecl *Field : Record->fields())
+    if (holdsOwningWrapper(Field->getType(), Depth + 1))
+      return true;
+  for (const CXXBaseSpecifier &Base : Record->bases())
+    if (holdsOwningWrapper(Base.getType(), Depth + 1))
+      return true;
+  return false;
+}
+
+/// A data member of \p Record or of a base that holds an owning wrapper by
+/// value (holdsOwningWrapper).
+static const FieldDecl *wrapperMemberOf(const CXXRecordDecl *Record) {
+  if (!Record || !Record->hasDefinition())
+    return nullptr;
+  Record = Record->getDefinition();
+  for (const FieldDecl *Field : Record->fields())
+    if (holdsOwningWrapper(Field->getType()))
+      return Field;
+  for (const CXXBaseSpecifier &Base : Record->bases())
+    if (const FieldDecl *Inner = wrapperMemberOf(Base.getType()->getAsCXXRecordDecl()))
+      return Inner;
+  return nullptr;
 }
 
 StoredCallable::StateChange StoredCallable::stateChange() const {
@@ -223,14 +275,30 @@ StoredCallable::StateChange StoredCallable::stateChange() const {
   if (const FieldDecl *Member = mutableMemberOf(Class))
     return {StateChange::MutableMember, Member};
   // A wrapper captured by copy calls its own copy of what it holds, and a
-  // `const` call of the wrapper changes that copy's state.
-  if (Lambda)
-    for (const LambdaCapture &Capture : Lambda->captures())
-      if (Capture.getCaptureKind() == LCK_ByCopy && Capture.capturesVariable())
-        if (const auto *Captured = dyn_cast<VarDecl>(Capture.getCapturedVar());
-            Captured && isOwningWrapper(Captured->getType()) && holdsMutableClosure(Captured))
-          return {StateChange::CapturedWrapper, nullptr, Captured};
-  return {};
+  // `const` call of the wrapper changes that copy's state: known where the
+  // wrapper is followed to the callable it is made from, and not known
+  // where it is not (a parameter, a member), or where the wrapper is inside
+  // an object captured by copy.
+  StateChange Unseen;
+  if (Lambda) {
+    for (const LambdaCapture &Capture : Lambda->captures()) {
+      const auto *Captured = Capture.getCaptureKind() == LCK_ByCopy && Capture.capturesVariable()
+                                 ? dyn_cast<VarDecl>(Capture.getCapturedVar())
+                                 : nullptr;
+      if (!Captured || !holdsOwningWrapper(Captured->getType()))
+        continue;
+      StateChange Held = isOwningWrapper(Captured->getType())
+                             ? heldStateChange(Captured)
+                             : StateChange{StateChange::UnseenCapture};
+      if (Held.known())
+        return {StateChange::CapturedWrapper, nullptr, Captured};
+      if (Held && !Unseen)
+        Unseen = {StateChange::UnseenCapture, nullptr, Captured};
+    }
+  } else if (const FieldDecl *Member = wrapperMemberOf(Class)) {
+    return {StateChange::UnseenMember, Member};
+  }
+  return Unseen;
 }
 
 std::vector<const Expr *> elementsOf(const Expr *E) {
@@ -487,11 +555,11 @@ bool resultTypeEditable(const FunctionDecl *FD) {
          !Range.getEnd().isMacroID();
 }
 
-bool callerRebuildsWrapper(const FunctionDecl *Fn) {
+CallerRebuild callerRebuildsWrapper(const FunctionDecl *Fn) {
   struct Callers : RecursiveASTVisitor<Callers> {
     const FunctionDecl *Fn;
     const SourceManager *SM;
-    bool Found = false;
+    CallerRebuild Found;
     bool TraverseDecl(Decl *D) {
       if (Found || (D && !isa<TranslationUnitDecl>(D) &&
                     SM->isInSystemHeader(SM->getExpansionLoc(D->getLocation()))))
@@ -507,8 +575,12 @@ bool callerRebuildsWrapper(const FunctionDecl *Fn) {
       if (!Callee || Callee->getCanonicalDecl() != Fn->getCanonicalDecl())
         return true;
       const auto *Owner = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
-      if (Owner && Owner->getBody())
-        Found |= closureUses(Var, Owner->getBody()).RebuiltAgain;
+      if (Owner && Owner->getBody()) {
+        ClosureUseSummary Uses = closureUses(Var, Owner->getBody());
+        Found.Again |= Uses.RebuiltAgain;
+        if (!Found.SharesState)
+          Found.SharesState = Uses.SharesState;
+      }
       return true;
     }
   } Walk;
@@ -609,32 +681,67 @@ bool erasesAgain(QualType T, QualType VarType) {
           Name == qualifiedClassName(VarType));
 }
 
-/// Whether the closure the variable holds keeps state a call changes
-/// (StoredCallable::stateChange): initialised from such a lambda or object,
-/// or from a factory that returns one.
-bool holdsMutableClosure(const VarDecl *Var) {
+/// How the callable the variable holds may change its own state
+/// (StoredCallable::stateChange), as far as its value is followed: from a
+/// lambda or function object it is initialised with, a factory that returns
+/// one, or another wrapper it copies. A function (or a pointer to one) and
+/// an empty wrapper keep none; anything else (a parameter, a member, an
+/// element, a call whose callable is not visible) is not followed, and the
+/// change is UnseenCapture.
+StoredCallable::StateChange heldStateChange(const VarDecl *Var) {
+  using StateChange = StoredCallable::StateChange;
   // A lambda that captures the variable it initialises (`[pb] { ... }` in
   // pb's own initialiser) would lead back here.
   static thread_local unsigned Depth = 0;
   const Expr *Init = Var->getInit();
-  if (!Init || Depth > 4)
-    return false;
+  if (isa<ParmVarDecl>(Var) || !Init || Depth > 4)
+    return {StateChange::UnseenCapture};
   ++Depth;
-  bool Holds = [&] {
+  StateChange Held = [&]() -> StateChange {
     if (StoredCallable Callable = storedCallableOf(Init, Var->getType()))
-      return Callable.isMutable();
-    const auto *Call = dyn_cast<CallExpr>(Init->IgnoreImplicit());
+      return Callable.stateChange();
+    const Expr *Value = stripTemporaries(Init);
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Value)) {
+      if (Construct->getNumArgs() == 0)
+        return {}; // empty
+      if (Construct->getNumArgs() == 1)
+        Value = stripTemporaries(Construct->getArg(0));
+    }
+    Value = Value->IgnoreParenImpCasts();
+    if (const auto *AddressOf = dyn_cast<UnaryOperator>(Value);
+        AddressOf && AddressOf->getOpcode() == UO_AddrOf)
+      Value = AddressOf->getSubExpr()->IgnoreParenImpCasts();
+    if (isa<CXXNullPtrLiteralExpr>(Value))
+      return {};
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Value)) {
+      if (isa<FunctionDecl>(Ref->getDecl()))
+        return {};
+      if (const auto *Other = dyn_cast<VarDecl>(Ref->getDecl());
+          Other && Other != Var && isOwningWrapper(Other->getType()))
+        return heldStateChange(Other);
+    }
+    const auto *Call = dyn_cast<CallExpr>(Value);
     const FunctionDecl *Fn = Call ? Call->getDirectCallee() : nullptr;
     if (!Fn)
-      return false;
-    for (const LambdaExpr *Lambda : returnedLambdas(Fn))
-      if (StoredCallable{Lambda, Lambda}.isMutable())
-        return true;
-    StoredCallable Object = singleReturnedCallable(Fn);
-    return Object && Object.isMutable();
+      return {StateChange::UnseenCapture};
+    std::vector<const LambdaExpr *> Lambdas = returnedLambdas(Fn);
+    if (!Lambdas.empty()) {
+      StateChange Found;
+      for (const LambdaExpr *Lambda : Lambdas) {
+        StateChange Change = StoredCallable{Lambda, Lambda}.stateChange();
+        if (Change.known())
+          return Change;
+        if (!Found)
+          Found = Change;
+      }
+      return Found;
+    }
+    if (StoredCallable Object = singleReturnedCallable(Fn))
+      return Object.stateChange();
+    return {StateChange::UnseenCapture};
   }();
   --Depth;
-  return Holds;
+  return Held;
 }
 
 /// The uses of one local variable in a body, each followed from the
@@ -643,7 +750,11 @@ bool holdsMutableClosure(const VarDecl *Var) {
 /// with its own parent links: no parent map of the translation unit.
 class ClosureUses : public RecursiveASTVisitor<ClosureUses> {
 public:
-  explicit ClosureUses(const VarDecl *Var) : Var(Var), Mutable(holdsMutableClosure(Var)) {}
+  explicit ClosureUses(const VarDecl *Var) : Var(Var) {
+    StoredCallable::StateChange Held = heldStateChange(Var);
+    Mutable = Held.known();
+    Unseen = Held && !Mutable;
+  }
 
   ClosureUseSummary summarize(Stmt *Body, const SourceManager &SM, unsigned Depth = 0) {
     this->Body = Body;
@@ -690,6 +801,17 @@ public:
           Summary.RebuiltAgain = true;
           return Summary;
         }
+    // The reference shares the wrapper now, and what a call through it
+    // changes in a callable that keeps state, a later use sees; with the
+    // fix it binds a wrapper built from a copy of the closure.
+    if (Unseen)
+      for (const Stmt *Rebuild : Rebuilds)
+        for (const DeclRefExpr *Use : Uses)
+          if (Use != Rebuild && mayRunBefore(Rebuild, Use, Var, SM, ParentOf)) {
+            Summary.OnlyClosureUses = false;
+            Summary.SharesState = Rebuild;
+            return Summary;
+          }
     Summary.Rebuilds = Rebuilds;
     return Summary;
   }
@@ -1073,8 +1195,9 @@ private:
   unsigned Depth = 0;
   /// The calls through those locals.
   std::vector<const CXXOperatorCallExpr *> CopyCalls;
-  /// The closure has a `mutable` call operator (holdsMutableClosure).
-  bool Mutable;
+  /// The callable held may change its own state (heldStateChange), or
+  /// holds a wrapper whose callable is not followed.
+  bool Mutable, Unseen;
   /// The use followed last went through std::move or std::forward.
   bool MovedFrom = false;
   /// The use followed last ends in a reference of the wrapper's type bound

@@ -108,22 +108,42 @@ struct StoredCallable {
   /// How a call may change the callable's own state, so that a copy of it
   /// would count apart from the original.
   struct StateChange {
-    enum Kind { None, MutableLambda, NonConstOperator, MutableMember, CapturedWrapper } How = None;
+    enum Kind {
+      None,
+      MutableLambda,
+      NonConstOperator,
+      MutableMember,
+      CapturedWrapper,
+      /// A wrapper captured by copy (or held in something captured by
+      /// copy) whose callable is not followed to where it is made: a
+      /// parameter, a member, an element, a call with no visible callable.
+      UnseenCapture,
+      /// A member of a function object that holds such a wrapper.
+      UnseenMember,
+    } How = None;
     /// For MutableMember: the `mutable` data member, of the class, a base,
-    /// or an object it holds by value (a lambda's capture by copy).
+    /// or an object it holds by value (a lambda's capture by copy). For
+    /// UnseenMember: the member holding the wrapper.
     const FieldDecl *Member = nullptr;
     /// For CapturedWrapper: the wrapper a lambda captures by copy, which
-    /// holds a callable with state of its own.
+    /// holds a callable with state of its own. For UnseenCapture: what the
+    /// lambda captures.
     const VarDecl *Wrapper = nullptr;
     explicit operator bool() const { return How != None; }
+    /// The callable may change its state, and does not only hold a
+    /// callable that was not followed.
+    bool known() const { return How != None && How != UnseenCapture && How != UnseenMember; }
   };
   /// Whether its call operator may change the callable's state: a `mutable`
   /// lambda, a function object whose call operator is not `const`, one (a
   /// lambda too) that holds a `mutable` member, which a `const` call
   /// operator can change, or a lambda that captures by copy a wrapper
-  /// holding such a callable.
+  /// holding such a callable; or, not known, one that holds by value a
+  /// wrapper whose callable is not followed (a copy of the wrapper copies
+  /// whatever state that callable keeps).
   StateChange stateChange() const;
-  bool isMutable() const { return bool(stateChange()); }
+  /// A state change that is known (StateChange::known).
+  bool isMutable() const { return stateChange().known(); }
   /// Its one call operator, its class's own or inherited from a base (a
   /// template's pattern for a generic one), or null when there are several
   /// or a using-declaration brings it in.
@@ -222,8 +242,17 @@ bool closureResultBecomesAuto(const FunctionDecl *FD, const PullbackNaming &Nami
 /// (`auto pb = make_pullback(x);`) binds a `const` reference of \p Fn's
 /// result type more than once (closureUses): with `auto` as \p Fn's
 /// result, the local would hold the closure, and each of those bindings
-/// would build a new wrapper from it where the wrapper is built once now.
-bool callerRebuildsWrapper(const FunctionDecl *Fn);
+/// would build a new wrapper from it where the wrapper is built once now;
+/// or, where the closure holds a wrapper whose callable is not followed,
+/// binds one that may run before another use (ClosureUseSummary::
+/// SharesState): with `auto`, that use would not see the state the call
+/// through the binding changed.
+struct CallerRebuild {
+  bool Again = false;
+  const Stmt *SharesState = nullptr;
+  explicit operator bool() const { return Again || SharesState; }
+};
+CallerRebuild callerRebuildsWrapper(const FunctionDecl *Fn);
 
 /// Whether \p FD's body names \p FD (recursion): a deduced result type
 /// would be needed before it is known.
@@ -257,6 +286,12 @@ struct ClosureUseSummary {
   std::vector<const Stmt *> Rebuilds;
   /// More than one such binding may run (OnlyClosureUses is false then).
   bool RebuiltAgain = false;
+  /// The closure holds a wrapper whose callable is not followed
+  /// (StateChange::UnseenCapture), and this binding, which shares the
+  /// wrapper's state now, may run before another use of the variable,
+  /// which with the fix would not see what the call through the binding
+  /// changed (OnlyClosureUses is false then).
+  const Stmt *SharesState = nullptr;
 };
 
 /// The statement \p S is in (through ASTContext's parent map), or null past
