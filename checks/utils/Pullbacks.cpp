@@ -701,13 +701,15 @@ StoredCallable::StateChange heldStateChange(const VarDecl *Var) {
     if (StoredCallable Callable = storedCallableOf(Init, Var->getType()))
       return Callable.stateChange();
     const Expr *Value = stripTemporaries(Init);
-    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Value)) {
-      if (Construct->getNumArgs() == 0)
-        return {}; // empty
-      if (Construct->getNumArgs() == 1)
-        Value = stripTemporaries(Construct->getArg(0));
-    }
-    Value = Value->IgnoreParenImpCasts();
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Value);
+        Construct && Construct->getNumArgs() == 0)
+      return {}; // empty
+    // Through the conversion into the wrapper, copies and std::move.
+    for (unsigned Hops = 0; Hops < 4; ++Hops)
+      if (const Expr *Operand = convertedOperand(Value))
+        Value = stripTemporaries(Operand);
+      else
+        break;
     if (const auto *AddressOf = dyn_cast<UnaryOperator>(Value);
         AddressOf && AddressOf->getOpcode() == UO_AddrOf)
       Value = AddressOf->getSubExpr()->IgnoreParenImpCasts();
