@@ -213,10 +213,11 @@ static bool isOwningWrapper(QualType T) {
 /// Whether a copy of a \p T copies an owning wrapper (isOwningWrapper): it
 /// is one, or holds one by value (a member, a base, an array element, a
 /// standard library container's or tuple's element); a reference or a
-/// pointer shares what it refers to.
-static bool holdsOwningWrapper(QualType T, unsigned Depth = 0) {
+/// pointer shares what it refers to. \p Seen holds the types already
+/// looked into (none of them holds one): each is looked into once.
+static bool holdsOwningWrapper(QualType T, llvm::SmallPtrSetImpl<const Type *> &Seen) {
   T = T.getCanonicalType();
-  if (T->isReferenceType() || T->isPointerType() || Depth > 6)
+  if (T->isReferenceType() || T->isPointerType() || !Seen.insert(T.getTypePtr()).second)
     return false;
   if (isOwningWrapper(T))
     return true;
@@ -234,17 +235,21 @@ static bool holdsOwningWrapper(QualType T, unsigned Depth = 0) {
                            Record->getName()))
       return false;
     for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
-      if (Arg.getKind() == TemplateArgument::Type && holdsOwningWrapper(Arg.getAsType(), Depth + 1))
+      if (Arg.getKind() == TemplateArgument::Type && holdsOwningWrapper(Arg.getAsType(), Seen))
         return true;
     return false;
   }
   for (const FieldDecl *Field : Record->fields())
-    if (holdsOwningWrapper(Field->getType(), Depth + 1))
+    if (holdsOwningWrapper(Field->getType(), Seen))
       return true;
   for (const CXXBaseSpecifier &Base : Record->bases())
-    if (holdsOwningWrapper(Base.getType(), Depth + 1))
+    if (holdsOwningWrapper(Base.getType(), Seen))
       return true;
   return false;
+}
+static bool holdsOwningWrapper(QualType T) {
+  llvm::SmallPtrSet<const Type *, 16> Seen;
+  return holdsOwningWrapper(T, Seen);
 }
 
 /// A data member of \p Record or of a base that holds an owning wrapper by
