@@ -751,6 +751,84 @@ StoredCallable::StateChange heldStateChange(const VarDecl *Var) {
   return Held;
 }
 
+/// Whether \p Fn's parameter \p I, a reference to a wrapper, is only copied
+/// where \p Fn is defined: into a wrapper of its class (a copy, a copy
+/// assignment, a lambda's capture) or into a standard container (push_back,
+/// insert, ...). Then nothing is called through the reference: a callable
+/// that keeps state changes only in the copies. False when the body is not
+/// visible, or the parameter is used in any other way (called, passed on
+/// by reference, in an unevaluated operand).
+static bool parameterOnlyCopied(const FunctionDecl *Fn, unsigned I) {
+  const FunctionDecl *Definition = nullptr;
+  if (!Fn->hasBody(Definition) || !Definition->getBody() || I >= Definition->getNumParams())
+    return false;
+  struct Walk : RecursiveASTVisitor<Walk> {
+    const ParmVarDecl *Param;
+    bool OnlyCopied = true;
+    std::vector<const Stmt *> Stack;
+    bool TraverseStmt(Stmt *S) {
+      if (!S)
+        return true;
+      Stack.push_back(S);
+      bool Continue = RecursiveASTVisitor::TraverseStmt(S);
+      Stack.pop_back();
+      return Continue && OnlyCopied;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+      if (Ref->getDecl() != Param)
+        return true;
+      // In the body of a lambda that captured it by copy, it names the
+      // closure's own copy.
+      if (Ref->refersToEnclosingVariableOrCapture())
+        for (auto It = Stack.rbegin(); It != Stack.rend(); ++It)
+          if (const auto *Lambda = dyn_cast<LambdaExpr>(*It)) {
+            OnlyCopied = llvm::any_of(Lambda->captures(), [&](const LambdaCapture &Capture) {
+              return Capture.capturesVariable() && Capture.getCapturedVar() == Param &&
+                     Capture.getCaptureKind() == LCK_ByCopy;
+            });
+            return OnlyCopied;
+          }
+      // Stack.back() is the reference itself.
+      const Stmt *Operand = Ref, *User = nullptr;
+      for (auto It = Stack.rbegin() + 1; It != Stack.rend() && !User; ++It)
+        if (isa<ImplicitCastExpr, ParenExpr>(*It))
+          Operand = *It;
+        else
+          User = *It;
+      OnlyCopied = User && copies(User, Operand);
+      return OnlyCopied;
+    }
+    bool copies(const Stmt *User, const Stmt *Operand) const {
+      QualType Wrapper = Param->getType().getNonReferenceType();
+      if (const auto *Construct = dyn_cast<CXXConstructExpr>(User))
+        return Construct->getConstructor()->isCopyConstructor() &&
+               sameClass(Construct->getType(), Wrapper);
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(User)) {
+        const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+        return Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 && Op->getArg(1) == Operand &&
+               Method && Method->isCopyAssignmentOperator() &&
+               sameClass(Op->getArg(0)->getType(), Wrapper);
+      }
+      if (const auto *Call = dyn_cast<CXXMemberCallExpr>(User)) {
+        const CXXMethodDecl *Method = Call->getMethodDecl();
+        return Method && Method->getParent()->isInStdNamespace() && Method->getIdentifier() &&
+               llvm::is_contained({"push_back", "emplace_back", "push_front", "emplace_front",
+                                   "insert", "emplace", "push", "assign"},
+                                  Method->getName()) &&
+               Call->getImplicitObjectArgument() != Operand;
+      }
+      return false;
+    }
+  } W;
+  W.Param = Definition->getParamDecl(I);
+  // A constructor's member initialisers are uses too.
+  if (const auto *Constructor = dyn_cast<CXXConstructorDecl>(Definition))
+    for (const CXXCtorInitializer *Init : Constructor->inits())
+      W.TraverseStmt(Init->getInit());
+  W.TraverseStmt(const_cast<Stmt *>(Definition->getBody()));
+  return W.OnlyCopied;
+}
+
 /// The uses of one local variable in a body, each followed from the
 /// reference up to where its value ends: a call of it, a copy into its own
 /// type, a return, an element of an aggregate. A walk of the body alone,
@@ -772,7 +850,7 @@ public:
     std::vector<const DeclRefExpr *> Moved;
     for (const DeclRefExpr *Use : Uses) {
       const Stmt *Callee = nullptr;
-      MovedFrom = Rebuilt = false;
+      MovedFrom = Rebuilt = RebuildOnlyCopies = false;
       if (!followUse(Use, Callee)) {
         Summary.OnlyClosureUses = false;
         Summary.RebuiltAgain = CopyRebuiltAgain;
@@ -782,6 +860,8 @@ public:
         Moved.push_back(Use);
       if (Rebuilt)
         Rebuilds.push_back(Use);
+      if (Rebuilt && RebuildOnlyCopies)
+        CopyingRebuilds.insert(Use);
       if (Callee)
         Summary.Calls.push_back(cast<CXXOperatorCallExpr>(Callee));
     }
@@ -811,9 +891,12 @@ public:
     // The reference shares the wrapper now, and what a call through it
     // changes in a callable that keeps state, a later use sees; with the
     // fix it binds a wrapper built from a copy of the closure.
+    // (A function that only copies what the reference binds calls
+    // nothing through it.)
     if (Unseen)
       for (const Stmt *Rebuild : Rebuilds)
         for (const DeclRefExpr *Use : Uses)
+          if (!CopyingRebuilds.contains(Rebuild))
           if (Use != Rebuild && mayRunBefore(Rebuild, Use, Var, SM, ParentOf)) {
             Summary.OnlyClosureUses = false;
             Summary.SharesState = Rebuild;
@@ -1164,7 +1247,10 @@ private:
       return false;
     if (!sameClass(Param, Var->getType()))
       return false;
-    Rebuilt |= !Copied && Param->isReferenceType();
+    if (!Copied && Param->isReferenceType()) {
+      Rebuilt = true;
+      RebuildOnlyCopies = parameterOnlyCopied(Fn, I);
+    }
     return true;
   }
 
@@ -1212,6 +1298,11 @@ private:
   /// wrapper itself now; with the fix, a wrapper built from the closure
   /// each time it runs.
   bool Rebuilt = false;
+  /// The reference the use followed last binds is a parameter its
+  /// function only copies (parameterOnlyCopied).
+  bool RebuildOnlyCopies = false;
+  /// The rebuilds that end so.
+  llvm::SmallPtrSet<const Stmt *, 4> CopyingRebuilds;
   /// The use followed last was copied into a wrapper on the way
   /// (`Pullback(pb)`): a reference binds that copy, before and after.
   bool Copied = false;
