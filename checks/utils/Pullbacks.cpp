@@ -896,8 +896,8 @@ public:
     if (Unseen)
       for (const Stmt *Rebuild : Rebuilds)
         for (const DeclRefExpr *Use : Uses)
-          if (!CopyingRebuilds.contains(Rebuild))
-          if (Use != Rebuild && mayRunBefore(Rebuild, Use, Var, SM, ParentOf)) {
+          if (!CopyingRebuilds.contains(Rebuild) && Use != Rebuild &&
+              mayRunBefore(Rebuild, Use, Var, SM, ParentOf)) {
             Summary.OnlyClosureUses = false;
             Summary.SharesState = Rebuild;
             return Summary;
