@@ -1249,7 +1249,8 @@ private:
       return false;
     if (!Copied && Param->isReferenceType()) {
       Rebuilt = true;
-      RebuildOnlyCopies = parameterOnlyCopied(Fn, I);
+      // Asked only where it decides anything (the shared-state rule).
+      RebuildOnlyCopies = Unseen && parameterOnlyCopied(Fn, I);
     }
     return true;
   }
