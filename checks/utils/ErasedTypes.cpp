@@ -9,11 +9,14 @@
 namespace clang::tidy::gradlint {
 
 std::string qualifiedClassName(QualType T) {
+  if (T.isNull()) // an initialiser list in a template, not yet resolved
+    return {};
   T = T.getNonReferenceType();
   if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
     return optionName(RD);
-  // A dependent specialisation (`std::function<T(T)>` in a template).
-  if (const auto *TST = T->getAs<TemplateSpecializationType>())
+  // A dependent specialisation (`std::function<T(T)>` in a template, or an
+  // alias template's `Back<T>` for it: the canonical type names the class).
+  if (const auto *TST = T.getCanonicalType()->getAs<TemplateSpecializationType>())
     if (const TemplateDecl *TD = TST->getTemplateName().getAsTemplateDecl())
       return optionName(TD);
   return {};

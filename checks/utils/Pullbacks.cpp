@@ -66,8 +66,17 @@ bool isStdFunction(const FunctionDecl *FD, std::initializer_list<llvm::StringRef
 
 /// What \p E (stripped) converts or moves into a callable: the operand of
 /// `std::function<...>(f)`, of a one-argument constructor call (the
-/// conversion into the wrapper), of std::move. Null for anything else.
+/// conversion into the wrapper), of std::move; in a template, the one
+/// element of an initialiser not yet resolved (`Pullback pb(f);`,
+/// `Pullback pb{f};`: a list without a type, or of type void, until it is
+/// instantiated). Null for anything else.
 static const Expr *convertedOperand(const Expr *E) {
+  if (const auto *List = dyn_cast<ParenListExpr>(E))
+    return List->getNumExprs() == 1 ? List->getExpr(0) : nullptr;
+  if (const auto *List = dyn_cast<InitListExpr>(E))
+    return List->getNumInits() == 1 && (List->getType().isNull() || List->getType()->isVoidType())
+               ? List->getInit(0)
+               : nullptr;
   if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
     return Cast->getSubExpr();
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
@@ -129,6 +138,8 @@ static llvm::SmallVector<const NamedDecl *, 2> callOperatorsOf(const CXXRecordDe
 
 /// The class of \p T when it is a function object's (StoredCallable).
 static const CXXRecordDecl *functionObjectClass(QualType T, QualType Wrapper) {
+  if (T.isNull()) // a dependent initialiser list, `W w(args...)` in a template
+    return nullptr;
   const CXXRecordDecl *Class = T.getNonReferenceType()->getAsCXXRecordDecl();
   if (!Class || !Class->hasDefinition() || Class->isLambda() || Class->isInStdNamespace())
     return nullptr;
@@ -1317,15 +1328,15 @@ private:
 };
 
 const FunctionProtoType *wrapperSignature(QualType Wrapper) {
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      Wrapper.getNonReferenceType()->getAsCXXRecordDecl());
-  if (!Spec || Spec->getTemplateArgs().size() == 0 ||
-      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+  QualType T = Wrapper.getNonReferenceType().getCanonicalType();
+  llvm::ArrayRef<TemplateArgument> Args;
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl()))
+    Args = Spec->getTemplateArgs().asArray();
+  else if (const auto *Dependent = T->getAs<TemplateSpecializationType>())
+    Args = Dependent->template_arguments(); // `std::function<T(T)>` in a template
+  if (Args.empty() || Args[0].getKind() != TemplateArgument::Type)
     return nullptr;
-  return Spec->getTemplateArgs()[0]
-      .getAsType()
-      .getCanonicalType()
-      ->getAs<FunctionProtoType>();
+  return Args[0].getAsType().getCanonicalType()->getAs<FunctionProtoType>();
 }
 
 QualType plain(QualType T) {
@@ -1502,7 +1513,9 @@ closureSignatureDiffers(QualType Wrapper, const StoredCallable &Callable,
     // instantiates it; returns that do not depend on the template give it
     // already (what `auto` deduces: the decayed, unqualified type).
     Returned = deducedFromReturns(Op);
-  if (Returned.isNull() || Returned->isUndeducedType() || Returned->isDependentType())
+  // A result written out (`-> T`) compares as written, dependent or not.
+  if (Returned.isNull() || Returned->isUndeducedType() ||
+      (Returned->isDependentType() && !ExplicitResult))
     return std::string("its result type is known only when the enclosing "
                        "template is instantiated");
   auto Canonical = [](QualType T) {
