@@ -1393,6 +1393,10 @@ FlowProgram::Plan FlowProgram::resolve(const FlowRoot &Root) const {
                                                      "; its address is taken here"});
       else
         Result.Notes.push_back({Fn->ParamAt, Fn->Name + " is not called in " + Scope});
+      // A virtual function is reached through its base's name: whatever
+      // the calls pass, say what else stands in the way.
+      if (!Fn->Blockers.empty())
+        Result.Notes.push_back({Fn->ParamAt, "no fix: " + Fn->Blockers.front()});
       continue;
     }
     for (const FlowArgument *A : It->second) {
