@@ -316,7 +316,7 @@ void ErasedPullbackStorageCheck::noteMutableClosure(const StoredCallable &Callab
       << Change.How
       << (Change.Member ? Change.Member->getQualifiedNameAsString() : std::string())
       << !Callable.Lambda
-      << (Change.Wrapper ? Change.Wrapper->getName() : llvm::StringRef());
+      << (Change.Wrapper ? Change.Wrapper->getName() : llvm::StringRef("*this"));
 }
 
 void ErasedPullbackStorageCheck::noteCallsItself(const FunctionDecl *Fn) {

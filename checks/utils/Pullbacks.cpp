@@ -297,7 +297,13 @@ StoredCallable::StateChange StoredCallable::stateChange() const {
   // an object captured by copy.
   StateChange Unseen;
   if (Lambda) {
-    for (const LambdaCapture &Capture : Lambda->captures()) {
+    for (const auto &[Capture, Init] : llvm::zip(Lambda->captures(), Lambda->capture_inits())) {
+      // `[*this]` copies the object, and the wrappers it holds with it.
+      if (Capture.getCaptureKind() == LCK_StarThis) {
+        if (!Unseen && Init && holdsOwningWrapper(Init->getType()))
+          Unseen = {StateChange::UnseenCapture};
+        continue;
+      }
       const auto *Captured = Capture.getCaptureKind() == LCK_ByCopy && Capture.capturesVariable()
                                  ? dyn_cast<VarDecl>(Capture.getCapturedVar())
                                  : nullptr;
