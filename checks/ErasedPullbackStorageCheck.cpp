@@ -302,6 +302,12 @@ void ErasedPullbackStorageCheck::noteMutableClosure(const StoredCallable &Callab
   // (`run(const std::function<...> &)`); with the closure type each such
   // call would convert, and count on, a copy.
   StoredCallable::StateChange Change = Callable.stateChange();
+  // A capture whose type depends on the template's parameters (`T t`,
+  // `Holder<T> h`) is not known to hold a wrapper, only that it may.
+  unsigned Which = Change.How;
+  if (Change.How == StoredCallable::StateChange::UnseenCapture && Change.Wrapper &&
+      Change.Wrapper->getType()->isDependentType() && !isErasedCallable(Change.Wrapper->getType()))
+    Which = StoredCallable::StateChange::UnseenMember + 1;
   diag(Callable.Made->getBeginLoc(),
        "no fix: %select{|the lambda is 'mutable'|its call operator is not 'const'|"
        "its 'const' call operator may change 'mutable' member '%1'|"
@@ -309,11 +315,13 @@ void ErasedPullbackStorageCheck::noteMutableClosure(const StoredCallable &Callab
        "it captures '%3' by copy, holding a wrapper whose callable may change its own "
        "state (where it is made is not followed)|"
        "its member '%1' holds a wrapper whose callable may change its own state (where "
-       "it is made is not followed)}0; "
+       "it is made is not followed)|"
+       "it captures '%3' by copy, whose type depends on the template's parameters and "
+       "may hold a wrapper whose callable changes its own state}0; "
        "a reference to the wrapper shares its state, and with the %select{closure|"
        "object's}2 type a conversion would copy it",
        DiagnosticIDs::Note)
-      << Change.How
+      << Which
       << (Change.Member ? Change.Member->getQualifiedNameAsString() : std::string())
       << !Callable.Lambda
       << (Change.Wrapper ? Change.Wrapper->getName() : llvm::StringRef("*this"));

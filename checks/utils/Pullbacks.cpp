@@ -232,12 +232,31 @@ static bool holdsOwningWrapper(QualType T, llvm::SmallPtrSetImpl<const Type *> &
     return false;
   if (isOwningWrapper(T))
     return true;
-  const CXXRecordDecl *Record = T->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
-  if (!Record || !Record->hasDefinition())
+  const Type *Element = T->getBaseElementTypeUnsafe();
+  const CXXRecordDecl *Record = Element->getAsCXXRecordDecl();
+  llvm::ArrayRef<TemplateArgument> Args;
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(Record))
+    Args = Spec->getTemplateArgs().asArray();
+  if (!Record || Record->isDependentContext()) {
+    // In a template: a specialisation of a standard template is read from
+    // its arguments below; anything else that depends on the template's
+    // parameters (`T`, `Holder<T>`) may hold a wrapper in some
+    // instantiation.
+    const auto *Dependent = Element->getAs<TemplateSpecializationType>();
+    const TemplateDecl *Template =
+        Dependent ? Dependent->getTemplateName().getAsTemplateDecl() : nullptr;
+    if (!Template || !Template->isInStdNamespace())
+      return T->isDependentType();
+    Record = dyn_cast_or_null<CXXRecordDecl>(Template->getTemplatedDecl());
+    Args = Dependent->template_arguments();
+    if (!Record)
+      return true;
+  } else if (!Record->hasDefinition()) {
     return false;
-  Record = Record->getDefinition();
-  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Record);
-      Spec && Record->isInStdNamespace()) {
+  } else {
+    Record = Record->getDefinition();
+  }
+  if (Record->isInStdNamespace() && (!Args.empty() || Record->getDescribedClassTemplate())) {
     // std::vector<std::function<...>>: its members are the library's own.
     // Smart pointers and views share what they point to (a unique_ptr is
     // not copied at all).
@@ -245,7 +264,7 @@ static bool holdsOwningWrapper(QualType T, llvm::SmallPtrSetImpl<const Type *> &
                             "basic_string_view", "function_ref"},
                            Record->getName()))
       return false;
-    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+    for (const TemplateArgument &Arg : Args)
       if (Arg.getKind() == TemplateArgument::Type && holdsOwningWrapper(Arg.getAsType(), Seen))
         return true;
     return false;
@@ -307,7 +326,9 @@ StoredCallable::StateChange StoredCallable::stateChange() const {
       const auto *Captured = Capture.getCaptureKind() == LCK_ByCopy && Capture.capturesVariable()
                                  ? dyn_cast<VarDecl>(Capture.getCapturedVar())
                                  : nullptr;
-      if (!Captured || !holdsOwningWrapper(Captured->getType()))
+      // A capture by copy of a reference copies the object it refers to
+      // (`[f]` for a `const Pullback &f` parameter).
+      if (!Captured || !holdsOwningWrapper(Captured->getType().getNonReferenceType()))
         continue;
       StateChange Held = isOwningWrapper(Captured->getType())
                              ? heldStateChange(Captured)
@@ -594,6 +615,9 @@ CallerRebuild callerRebuildsWrapper(const FunctionDecl *Fn) {
         return true;
       const auto *Call = dyn_cast<CallExpr>(stripTemporaries(Var->getInit()));
       const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+      // A call of a template's specialization calls the template's body.
+      if (const FunctionDecl *Pattern = Callee ? Callee->getTemplateInstantiationPattern() : nullptr)
+        Callee = Pattern;
       if (!Callee || Callee->getCanonicalDecl() != Fn->getCanonicalDecl())
         return true;
       const auto *Owner = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
