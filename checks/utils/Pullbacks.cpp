@@ -232,6 +232,8 @@ static bool holdsOwningWrapper(QualType T, llvm::SmallPtrSetImpl<const Type *> &
     return false;
   if (isOwningWrapper(T))
     return true;
+  if (const ArrayType *Array = T->getAsArrayTypeUnsafe()) // `Pullback fs[2]`
+    return holdsOwningWrapper(Array->getElementType(), Seen);
   const Type *Element = T->getBaseElementTypeUnsafe();
   const CXXRecordDecl *Record = Element->getAsCXXRecordDecl();
   llvm::ArrayRef<TemplateArgument> Args;
