@@ -325,9 +325,18 @@ StoredCallable::StateChange StoredCallable::stateChange() const {
           Unseen = {StateChange::UnseenCapture};
         continue;
       }
-      const auto *Captured = Capture.getCaptureKind() == LCK_ByCopy && Capture.capturesVariable()
-                                 ? dyn_cast<VarDecl>(Capture.getCapturedVar())
-                                 : nullptr;
+      const ValueDecl *CapturedDecl =
+          Capture.getCaptureKind() == LCK_ByCopy && Capture.capturesVariable()
+              ? Capture.getCapturedVar()
+              : nullptr;
+      // A structured binding (C++20 captures them) is an element of an
+      // object whose value is not followed.
+      if (const auto *Binding = dyn_cast_or_null<BindingDecl>(CapturedDecl)) {
+        if (!Unseen && holdsOwningWrapper(Binding->getType().getNonReferenceType()))
+          Unseen = {StateChange::UnseenCapture, nullptr, Binding};
+        continue;
+      }
+      const auto *Captured = dyn_cast_or_null<VarDecl>(CapturedDecl);
       // A capture by copy of a reference copies the object it refers to
       // (`[f]` for a `const Pullback &f` parameter).
       if (!Captured || !holdsOwningWrapper(Captured->getType().getNonReferenceType()))

@@ -127,8 +127,8 @@ struct StoredCallable {
     const FieldDecl *Member = nullptr;
     /// For CapturedWrapper: the wrapper a lambda captures by copy, which
     /// holds a callable with state of its own. For UnseenCapture: what the
-    /// lambda captures (null for `*this`).
-    const VarDecl *Wrapper = nullptr;
+    /// lambda captures (null for `*this`; a structured binding too).
+    const ValueDecl *Wrapper = nullptr;
     explicit operator bool() const { return How != None; }
     /// The callable may change its state, and does not only hold a
     /// callable that was not followed.
