@@ -266,9 +266,14 @@ static bool holdsOwningWrapper(QualType T, llvm::SmallPtrSetImpl<const Type *> &
                             "basic_string_view", "function_ref"},
                            Record->getName()))
       return false;
-    for (const TemplateArgument &Arg : Args)
-      if (Arg.getKind() == TemplateArgument::Type && holdsOwningWrapper(Arg.getAsType(), Seen))
-        return true;
+    for (const TemplateArgument &Arg : Args) {
+      // std::tuple<int, Pullback>, std::variant<...>: one pack of types.
+      llvm::ArrayRef<TemplateArgument> Types =
+          Arg.getKind() == TemplateArgument::Pack ? Arg.pack_elements() : llvm::ArrayRef(Arg);
+      for (const TemplateArgument &Type : Types)
+        if (Type.getKind() == TemplateArgument::Type && holdsOwningWrapper(Type.getAsType(), Seen))
+          return true;
+    }
     return false;
   }
   for (const FieldDecl *Field : Record->fields())
