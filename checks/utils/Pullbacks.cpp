@@ -324,35 +324,28 @@ StoredCallable::StateChange StoredCallable::stateChange() const {
   StateChange Unseen;
   if (Lambda) {
     for (const auto &[Capture, Init] : llvm::zip(Lambda->captures(), Lambda->capture_inits())) {
-      // `[*this]` copies the object, and the wrappers it holds with it.
-      if (Capture.getCaptureKind() == LCK_StarThis) {
-        if (!Unseen && Init && holdsOwningWrapper(Init->getType()))
-          Unseen = {StateChange::UnseenCapture};
-        continue;
+      // What the capture copies: `[*this]` the object; `[x]` the variable,
+      // or what a reference refers to (`[f]` for a `const Pullback &f`
+      // parameter), or a structured binding's element (C++20).
+      QualType Copied;
+      const ValueDecl *Named = nullptr;
+      if (Capture.getCaptureKind() == LCK_StarThis && Init) {
+        Copied = Init->getType();
+      } else if (Capture.getCaptureKind() == LCK_ByCopy && Capture.capturesVariable()) {
+        Named = Capture.getCapturedVar();
+        Copied = Named->getType().getNonReferenceType();
       }
-      const ValueDecl *CapturedDecl =
-          Capture.getCaptureKind() == LCK_ByCopy && Capture.capturesVariable()
-              ? Capture.getCapturedVar()
-              : nullptr;
-      // A structured binding (C++20 captures them) is an element of an
-      // object whose value is not followed.
-      if (const auto *Binding = dyn_cast_or_null<BindingDecl>(CapturedDecl)) {
-        if (!Unseen && holdsOwningWrapper(Binding->getType().getNonReferenceType()))
-          Unseen = {StateChange::UnseenCapture, nullptr, Binding};
+      if (Copied.isNull() || !holdsOwningWrapper(Copied))
         continue;
-      }
-      const auto *Captured = dyn_cast_or_null<VarDecl>(CapturedDecl);
-      // A capture by copy of a reference copies the object it refers to
-      // (`[f]` for a `const Pullback &f` parameter).
-      if (!Captured || !holdsOwningWrapper(Captured->getType().getNonReferenceType()))
-        continue;
-      StateChange Held = isOwningWrapper(Captured->getType())
+      // Only a wrapper variable is followed to what it holds.
+      const auto *Captured = dyn_cast_or_null<VarDecl>(Named);
+      StateChange Held = Captured && isOwningWrapper(Captured->getType())
                              ? heldStateChange(Captured)
                              : StateChange{StateChange::UnseenCapture};
       if (Held.known())
         return {StateChange::CapturedWrapper, nullptr, Captured};
       if (Held && !Unseen)
-        Unseen = {StateChange::UnseenCapture, nullptr, Captured};
+        Unseen = {StateChange::UnseenCapture, nullptr, Named};
     }
   } else if (const FieldDecl *Member = wrapperMemberOf(Class)) {
     return {StateChange::UnseenMember, Member};
